@@ -1,0 +1,33 @@
+//! Zobrist keys, generated at compile time from a fixed seed.
+
+const fn splitmix(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (state, z ^ (z >> 31))
+}
+
+const fn keys<const N: usize>(seed: u64) -> [u64; N] {
+    let mut out = [0; N];
+    let mut state = seed;
+    let mut i = 0;
+    while i < N {
+        let (next, key) = splitmix(state);
+        state = next;
+        out[i] = key;
+        i += 1;
+    }
+    out
+}
+
+/// A tiger on each point.
+pub const TIGER: [u64; 25] = keys(1);
+/// A goat on each point.
+pub const GOAT: [u64; 25] = keys(2);
+/// Goats in hand, 0..=20.
+pub const IN_HAND: [u64; 21] = keys(3);
+/// Goats captured, 0..=20.
+pub const CAPTURED: [u64; 21] = keys(4);
+/// Tigers to move.
+pub const TIGERS_TO_MOVE: u64 = keys::<1>(5)[0];
