@@ -1,0 +1,3 @@
+//! Engine-vs-engine matches: statistics (Elo estimates and SPRT) for match results.
+
+pub mod stats;
