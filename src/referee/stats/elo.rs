@@ -85,8 +85,10 @@ pub fn elo_trinomial(t: &Trinomial) -> Option<EloEstimate> {
     estimate(&t.outcomes(), draw_ratio)
 }
 
-/// Elo estimate from game-pair counts, which accounts for the correlation between the two games
-/// of a pair (same opening), so it has a smaller, more honest error bar than the trinomial one.
+/// Elo estimate from game-pair counts. It accounts for the correlation between the two games of a
+/// pair (same opening, colours swapped), so its error bar is the honest one for paired matches:
+/// usually smaller than the trinomial one, because an opening that favours one colour tends to
+/// give one win to each engine.
 ///
 /// Each pair counts as one sample whose value is its mean score per game (0, 1/4, 1/2, 3/4, 1).
 /// With `N` pairs, the score `mu` is the mean of these values, the per-pair variance is
@@ -222,7 +224,7 @@ mod tests {
     }
 
     #[test]
-    fn pairs_of_independent_games_match_the_trinomial_score() {
+    fn balanced_pairs_carry_less_variance_than_their_games() {
         // Pairs 1-0 and 0-1 (one point each) vs. both draws: same score, different variance.
         let split = elo_pentanomial(&Pentanomial([0, 0, 10, 0, 0])).unwrap();
         assert_eq!(split.elo, 0.0);
