@@ -14,7 +14,7 @@ use rand::rngs::StdRng;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
 
-const GAMES_PER_VARIANT: u64 = 200;
+const GAMES_PER_VARIANT: u64 = 300;
 const MAX_PLIES: usize = 250;
 
 /// What the playouts went through, to prove they reach every rule.
