@@ -26,6 +26,12 @@ pub fn perft(game: &mut Game, depth: u32) -> u64 {
                 return count;
             }
         }
+        // Tigers move and goats answer by placing (still the placement phase: history-free).
+        if depth == 2 {
+            if let Some(count) = position.count_tiger_moves_then_placements(&rules) {
+                return count;
+            }
+        }
     }
     let moves = game.legal_moves();
     if depth == 1 {

@@ -450,6 +450,29 @@ impl Position {
         }
     }
 
+    /// Sum of placements over all tiger moves when the tigers move and the goats answer by
+    /// placing; `None` where this shortcut does not apply. Exact: a step leaves the `E` empty
+    /// points empty, a capture frees one more (or wins, leaving no move).
+    pub(crate) fn count_tiger_moves_then_placements(&self, rules: &Rules) -> Option<u64> {
+        if self.side_to_move != Side::Tigers
+            || self.goats_in_hand == 0
+            || self.is_captures_reached(rules)
+        {
+            return None;
+        }
+        let (mut steps, captures) = self.tiger_move_counts();
+        if rules.forced_capture && captures > 0 {
+            steps = 0;
+        }
+        let e = u64::from(self.empty().count());
+        let after_capture = if self.goats_captured + 1 >= rules.captures_to_win {
+            0
+        } else {
+            e + 1
+        };
+        Some(u64::from(steps) * e + u64::from(captures) * after_capture)
+    }
+
     /// Sum of moves over all placements when goats to move can place and the tigers answer;
     /// `None` where this shortcut does not apply. Exact: placing on point `e` removes the tiger
     /// steps onto `e` and the captures landing on `e`, and adds the captures over `e`; summed over
