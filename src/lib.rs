@@ -11,6 +11,7 @@ pub mod mv;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod referee;
 pub mod rules;
 pub mod side;
 pub mod square;
