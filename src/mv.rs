@@ -61,7 +61,11 @@ impl Move {
                     return Some(Move::Step { from, to });
                 }
                 if step(next, dir) == Some(to) {
-                    return Some(Move::Jump { from, over: next, to });
+                    return Some(Move::Jump {
+                        from,
+                        over: next,
+                        to,
+                    });
                 }
             }
         }
@@ -93,7 +97,10 @@ impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseMoveError::Syntax(text) => {
-                write!(f, "invalid move \"{text}\": expected a point (c3) or two points (e1d2)")
+                write!(
+                    f,
+                    "invalid move \"{text}\": expected a point (c3) or two points (e1d2)"
+                )
             }
             ParseMoveError::Square(text, error) => write!(f, "invalid move \"{text}\": {error}"),
             ParseMoveError::NotAlongLine(text) => write!(
@@ -123,7 +130,8 @@ impl FromStr for Move {
             2 => Ok(Move::Place { to: square(text)? }),
             4 => {
                 let (from, to) = (square(&text[..2])?, square(&text[2..])?);
-                Move::between(from, to).ok_or_else(|| ParseMoveError::NotAlongLine(text.to_string()))
+                Move::between(from, to)
+                    .ok_or_else(|| ParseMoveError::NotAlongLine(text.to_string()))
             }
             _ => Err(ParseMoveError::Syntax(text.to_string())),
         }
@@ -160,7 +168,9 @@ mod tests {
     #[test]
     fn bad_move_text_is_an_error() {
         // b1c2 and b1d3 are not on a diagonal line: b1 has no diagonals.
-        for text in ["", "c", "c3d", "f1", "a1a4", "b1c2", "b1d3", "a1a1", "é1", "a1b1c1"] {
+        for text in [
+            "", "c", "c3d", "f1", "a1a4", "b1c2", "b1d3", "a1a1", "é1", "a1b1c1",
+        ] {
             assert!(text.parse::<Move>().is_err(), "{text}");
         }
     }

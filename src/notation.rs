@@ -231,7 +231,8 @@ mod tests {
 
     #[test]
     fn move_number_is_optional() {
-        let (position, number) = Position::parse_with_move_number("T3T/5/5/5/T3T g 20 0 7").unwrap();
+        let (position, number) =
+            Position::parse_with_move_number("T3T/5/5/5/T3T g 20 0 7").unwrap();
         assert_eq!(number, 7);
         assert_eq!(position, Position::startpos());
     }

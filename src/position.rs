@@ -121,7 +121,8 @@ impl Position {
             return Err(PositionError::TigerCount(tigers.count()));
         }
         let on_board = goats.count();
-        if on_board + u32::from(goats_in_hand) + u32::from(goats_captured) != u32::from(TOTAL_GOATS) {
+        if on_board + u32::from(goats_in_hand) + u32::from(goats_captured) != u32::from(TOTAL_GOATS)
+        {
             return Err(PositionError::GoatCount {
                 on_board,
                 in_hand: goats_in_hand,
@@ -301,7 +302,7 @@ impl Position {
                         }
                     }
                 }
-                if !(rules.forced_capture && !moves.is_empty()) {
+                if !rules.forced_capture || moves.is_empty() {
                     for from in self.tigers {
                         for to in NEIGHBOURS[from.index()] & empty {
                             moves.push(Move::Step { from, to });
@@ -337,7 +338,11 @@ impl Position {
                 }
             }
             Move::Step { from, to } => {
-                let own = if side == Side::Goats { self.goats } else { self.tigers };
+                let own = if side == Side::Goats {
+                    self.goats
+                } else {
+                    self.tigers
+                };
                 if !own.contains(from) {
                     return fail(format!("no {} on {from}", piece_name(side)));
                 }
@@ -460,8 +465,8 @@ impl Position {
         let empty = self.empty();
         let (steps, captures) = self.tiger_move_counts();
         let mut potential = 0;
-        for dir in 0..8 {
-            let next = shift(self.tigers & JUMP_FROM[dir], dir) & empty;
+        for (dir, &jump_from) in JUMP_FROM.iter().enumerate() {
+            let next = shift(self.tigers & jump_from, dir) & empty;
             potential += (shift(next, dir) & empty).count();
         }
         let e = u64::from(empty.count());

@@ -29,7 +29,11 @@ pub struct ParseRepetitionError(pub String);
 
 impl fmt::Display for ParseRepetitionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid repetition rule \"{}\": expected forbid or draw", self.0)
+        write!(
+            f,
+            "invalid repetition rule \"{}\": expected forbid or draw",
+            self.0
+        )
     }
 }
 
@@ -121,13 +125,15 @@ impl FromStr for Rules {
     fn from_str(text: &str) -> Result<Rules, ParseRulesError> {
         let mut rules = Rules::default();
         for pair in text.split_whitespace() {
-            let (name, value) = pair
-                .split_once('=')
-                .ok_or_else(|| ParseRulesError(format!("invalid rule \"{pair}\": expected Name=value")))?;
+            let (name, value) = pair.split_once('=').ok_or_else(|| {
+                ParseRulesError(format!("invalid rule \"{pair}\": expected Name=value"))
+            })?;
             let bad_value = || ParseRulesError(format!("invalid value \"{value}\" for {name}"));
             match name.to_ascii_lowercase().as_str() {
                 "forcedcapture" => rules.forced_capture = value.parse().map_err(|_| bad_value())?,
-                "capturestowin" => rules.captures_to_win = value.parse().map_err(|_| bad_value())?,
+                "capturestowin" => {
+                    rules.captures_to_win = value.parse().map_err(|_| bad_value())?
+                }
                 "repetition" => rules.repetition = value.parse().map_err(|_| bad_value())?,
                 _ => return Err(ParseRulesError(format!("unknown rule \"{name}\""))),
             }
@@ -149,12 +155,21 @@ mod tests {
             repetition: Repetition::Draw,
         };
         assert_eq!(rules.to_string().parse::<Rules>(), Ok(rules));
-        assert_eq!(Rules::default().to_string().parse::<Rules>(), Ok(Rules::default()));
+        assert_eq!(
+            Rules::default().to_string().parse::<Rules>(),
+            Ok(Rules::default())
+        );
     }
 
     #[test]
     fn bad_rules_are_errors() {
-        for text in ["CapturesToWin=0", "CapturesToWin=21", "Repetition=maybe", "Foo=1", "x"] {
+        for text in [
+            "CapturesToWin=0",
+            "CapturesToWin=21",
+            "Repetition=maybe",
+            "Foo=1",
+            "x",
+        ] {
             assert!(text.parse::<Rules>().is_err(), "{text}");
         }
     }

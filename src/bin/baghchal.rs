@@ -7,7 +7,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "baghchal", version, about = "Bagh Chal engine (UCI-style protocol on stdin/stdout when run without a subcommand)")]
+#[command(
+    name = "baghchal",
+    version,
+    about = "Bagh Chal engine (UCI-style protocol on stdin/stdout when run without a subcommand)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -30,7 +34,12 @@ enum Command {
     },
 }
 
-fn run_perft(depth: u32, position: Option<String>, moves: &[String], rules: &RulesArgs) -> Result<(), String> {
+fn run_perft(
+    depth: u32,
+    position: Option<String>,
+    moves: &[String],
+    rules: &RulesArgs,
+) -> Result<(), String> {
     let start: Position = match position {
         Some(text) => text.parse().map_err(|e| format!("{e}"))?,
         None => Position::startpos(),
