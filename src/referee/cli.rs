@@ -1,0 +1,434 @@
+//! The referee's command line (clap derive). cutechess-cli habits work: single-dash long
+//! options (`-engine cmd=... -each tc=10+0.1 -games 2 -rounds 50 -concurrency 4`) are read as
+//! their double-dash forms, and key=value groups follow `-engine`, `-each`, `-openings`,
+//! `-sprt`, `-draw`, `-resign`.
+
+use super::game::{DrawRule, ResignRule};
+use super::schedule::{Shard, Tournament};
+use super::stats::Sprt;
+use crate::cli::RulesArgs;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+
+/// The referee command line.
+#[derive(Parser, Debug)]
+#[command(
+    name = "referee",
+    version,
+    about = "Engine-vs-engine matches for Bagh Chal engines speaking the UCI-style protocol",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    /// A subcommand; without one, a match is played.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Match options.
+    #[command(flatten)]
+    pub play: MatchArgs,
+}
+
+/// Subcommands other than playing a match.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Generate an openings file of varied, playable starts.
+    Openings(OpeningsArgs),
+    /// Combine record files (PGN-like or JSON lines, e.g. from shards) into one set of statistics.
+    Merge(MergeArgs),
+}
+
+/// Options of a match.
+#[derive(Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// An engine: cmd=PATH [name=NAME] [arg=ARG]... [dir=DIR] [option.NAME=VALUE]... [tc=[MOVES/]SECONDS[+INC]]
+    /// [st=SECONDS] [depth=N] [nodes=N] [timemargin=MS] (repeat for each engine; none: the built-in
+    /// demonstration match of the `baghchal` binary next to the referee against itself).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    pub engine: Vec<String>,
+    /// The `--engine` groups, one per engine (filled by [`parse_cli`]).
+    #[arg(skip)]
+    pub engines: Vec<Vec<String>>,
+    /// Settings applied to every engine (same keys as --engine; an engine's own settings win).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub each: Vec<String>,
+    /// Who plays whom.
+    #[arg(long, value_enum, default_value_t = Tournament::RoundRobin)]
+    pub tournament: Tournament,
+    /// Rounds.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub rounds: u32,
+    /// Games per encounter and round; consecutive games of an encounter form pairs that share an
+    /// opening with sides swapped.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: u32,
+    /// Games played at once (results do not depend on it).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub concurrency: u32,
+    /// Openings: file=PATH [order=sequential|random] [start=N] (a bare PATH works too).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub openings: Vec<String>,
+    /// Seed for opening order (printed on every run; default: from the clock).
+    #[arg(long, alias = "srand")]
+    pub seed: Option<u64>,
+    /// SPRT: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] (normalized Elo); stops when decided.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Vec<String>,
+    /// Write the PGN-like game records here (appended); `file=FILE` works too.
+    #[arg(long, value_name = "FILE")]
+    pub pgnout: Option<String>,
+    /// Write one JSON line per game here (appended).
+    #[arg(long, value_name = "FILE")]
+    pub jsonout: Option<String>,
+    /// Skip the games already in the record files (--jsonout, else --pgnout) and go on.
+    #[arg(long)]
+    pub resume: bool,
+    /// Play only shard I of N (game pairs whose number is I modulo N), e.g. 2/8.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    /// Restart engines that crash, stall, play illegal moves or lose on time, and go on
+    /// (without it the run stops after such a game).
+    #[arg(long)]
+    pub recover: bool,
+    /// Draw a game after this many plies (0: never).
+    #[arg(long, default_value_t = 400)]
+    pub maxplies: u32,
+    /// Draw adjudication: movenumber=PLY movecount=N score=CG.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub draw: Vec<String>,
+    /// Resign adjudication: movecount=N score=CG [twosided=true].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub resign: Vec<String>,
+    /// Print the score block every N games.
+    #[arg(long, default_value_t = 10)]
+    pub ratinginterval: u64,
+    /// Event tag of the records.
+    #[arg(long, default_value = "referee match")]
+    pub event: String,
+    /// Site tag of the records.
+    #[arg(long, default_value = "?")]
+    pub site: String,
+    /// Time allowed for uciok and readyok, ms.
+    #[arg(long, default_value_t = 10_000)]
+    pub handshake_timeout: u64,
+    /// Time allowed for bestmove when an engine has no time limit (depth or nodes only), ms.
+    #[arg(long, default_value_t = 60_000)]
+    pub stall_timeout: u64,
+    /// Rule variant for the whole match (sent to every engine and enforced).
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
+
+/// Options of `referee openings`.
+#[derive(Args, Debug, Clone)]
+pub struct OpeningsArgs {
+    /// Output file.
+    #[arg(long)]
+    pub out: String,
+    /// Number of openings.
+    #[arg(long, default_value_t = 100)]
+    pub count: usize,
+    /// Random plies from the start position.
+    #[arg(long, default_value_t = 6)]
+    pub plies: usize,
+    /// Seed (default: from the clock; printed and written in the file header).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The engine that checks each candidate: cmd=PATH [option.NAME=VALUE]... (default: the
+    /// `baghchal` binary next to the referee).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub engine: Vec<String>,
+    /// Search depth of the check.
+    #[arg(long, default_value_t = 4)]
+    pub depth: u32,
+    /// Keep a candidate only if the engine's score is within +/- this many centi-goats.
+    #[arg(long, default_value_t = 150)]
+    pub max_score: i32,
+    /// Keep candidates without asking an engine.
+    #[arg(long)]
+    pub no_search: bool,
+    /// Rule variant.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
+
+/// Options of `referee merge`.
+#[derive(Args, Debug, Clone)]
+pub struct MergeArgs {
+    /// Record files (PGN-like or JSON lines).
+    #[arg(required = true)]
+    pub files: Vec<String>,
+    /// Also write the merged games as PGN-like records.
+    #[arg(long)]
+    pub pgnout: Option<String>,
+    /// Also write the merged games as JSON lines.
+    #[arg(long)]
+    pub jsonout: Option<String>,
+    /// SPRT: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Vec<String>,
+}
+
+/// Parses the command line (after [`normalize_args`]), keeping each `--engine` group apart.
+///
+/// # Errors
+/// clap's error (print it with `exit()`).
+pub fn parse_cli(args: Vec<String>) -> Result<Cli, clap::Error> {
+    let matches = Cli::command().try_get_matches_from(normalize_args(args))?;
+    let mut cli = Cli::from_arg_matches(&matches)?;
+    if cli.command.is_none() {
+        if let Some(groups) = matches.get_occurrences::<String>("engine") {
+            cli.play.engines = groups.map(|group| group.cloned().collect()).collect();
+        }
+    }
+    Ok(cli)
+}
+
+/// Rewrites cutechess-style single-dash long options (`-engine`) as `--engine`; only names the
+/// command line knows are rewritten, so values such as `-5` pass through.
+pub fn normalize_args(args: Vec<String>) -> Vec<String> {
+    let command = Cli::command();
+    let mut longs: Vec<String> = Vec::new();
+    let mut collect = |cmd: &clap::Command| {
+        for arg in cmd.get_arguments() {
+            longs.extend(arg.get_long().map(str::to_string));
+            longs.extend(
+                arg.get_all_aliases()
+                    .into_iter()
+                    .flatten()
+                    .map(str::to_string),
+            );
+        }
+    };
+    collect(&command);
+    for sub in command.get_subcommands() {
+        collect(sub);
+    }
+    args.into_iter()
+        .map(|arg| match arg.strip_prefix('-') {
+            Some(rest)
+                if !rest.starts_with('-')
+                    && longs
+                        .iter()
+                        .any(|l| l == rest.split('=').next().unwrap_or("")) =>
+            {
+                format!("-{arg}")
+            }
+            _ => arg,
+        })
+        .collect()
+}
+
+/// Splits `key=value` tokens, rejecting unknown keys.
+fn key_values<'a>(
+    tokens: &'a [String],
+    option: &str,
+    keys: &[&str],
+) -> Result<Vec<(&'a str, &'a str)>, String> {
+    tokens
+        .iter()
+        .map(|token| {
+            let (key, value) = token.split_once('=').ok_or_else(|| {
+                format!("invalid --{option} setting \"{token}\": expected key=value")
+            })?;
+            if keys.contains(&key) {
+                Ok((key, value))
+            } else {
+                Err(format!(
+                    "unknown --{option} key \"{key}\": expected one of {}",
+                    keys.join(", ")
+                ))
+            }
+        })
+        .collect()
+}
+
+fn number<T: std::str::FromStr>(option: &str, key: &str, value: &str) -> Result<T, String> {
+    value
+        .parse()
+        .map_err(|_| format!("invalid --{option} {key} \"{value}\""))
+}
+
+/// Reads `--sprt elo0=.. elo1=.. alpha=.. beta=..`; None when not given.
+///
+/// # Errors
+/// A message quoting the bad token.
+pub fn parse_sprt(tokens: &[String]) -> Result<Option<Sprt>, String> {
+    if tokens.is_empty() {
+        return Ok(None);
+    }
+    let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+    for (key, value) in key_values(tokens, "sprt", &["elo0", "elo1", "alpha", "beta"])? {
+        let parsed: f64 = number("sprt", key, value)?;
+        match key {
+            "elo0" => elo0 = Some(parsed),
+            "elo1" => elo1 = Some(parsed),
+            "alpha" => alpha = parsed,
+            _ => beta = parsed,
+        }
+    }
+    let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
+        return Err("--sprt needs elo0= and elo1=".to_string());
+    };
+    Sprt::new(elo0, elo1, alpha, beta).map(Some)
+}
+
+/// Reads `--draw movenumber=.. movecount=.. score=..`.
+///
+/// # Errors
+/// A message quoting the bad token.
+pub fn parse_draw(tokens: &[String]) -> Result<Option<DrawRule>, String> {
+    if tokens.is_empty() {
+        return Ok(None);
+    }
+    let mut rule = DrawRule {
+        move_number: 0,
+        move_count: 0,
+        score: 0,
+    };
+    for (key, value) in key_values(tokens, "draw", &["movenumber", "movecount", "score"])? {
+        match key {
+            "movenumber" => rule.move_number = number("draw", key, value)?,
+            "movecount" => rule.move_count = number("draw", key, value)?,
+            _ => rule.score = number("draw", key, value)?,
+        }
+    }
+    if rule.move_count == 0 {
+        return Err("--draw needs movecount=N with N > 0".to_string());
+    }
+    Ok(Some(rule))
+}
+
+/// Reads `--resign movecount=.. score=.. [twosided=true]`.
+///
+/// # Errors
+/// A message quoting the bad token.
+pub fn parse_resign(tokens: &[String]) -> Result<Option<ResignRule>, String> {
+    if tokens.is_empty() {
+        return Ok(None);
+    }
+    let mut rule = ResignRule {
+        move_count: 0,
+        score: 0,
+        two_sided: false,
+    };
+    for (key, value) in key_values(tokens, "resign", &["movecount", "score", "twosided"])? {
+        match key {
+            "movecount" => rule.move_count = number("resign", key, value)?,
+            "score" => rule.score = number("resign", key, value)?,
+            _ => rule.two_sided = number("resign", key, value)?,
+        }
+    }
+    if rule.move_count == 0 || rule.score <= 0 {
+        return Err("--resign needs movecount=N and score=CG, both > 0".to_string());
+    }
+    Ok(Some(rule))
+}
+
+/// The openings settings: file, order, 0-based start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpeningsSource {
+    /// File path, if any.
+    pub file: Option<String>,
+    /// Order.
+    pub order: super::openings::Order,
+    /// Start offset, 0-based.
+    pub start: usize,
+}
+
+/// Reads `--openings file=PATH order=sequential|random start=N` (start is 1-based as in cutechess).
+///
+/// # Errors
+/// A message quoting the bad token.
+pub fn parse_openings_source(tokens: &[String]) -> Result<OpeningsSource, String> {
+    use super::openings::Order;
+    let mut source = OpeningsSource {
+        file: None,
+        order: Order::Sequential,
+        start: 0,
+    };
+    for token in tokens {
+        if !token.contains('=') {
+            source.file = Some(token.clone());
+            continue;
+        }
+        for (key, value) in key_values(
+            std::slice::from_ref(token),
+            "openings",
+            &["file", "order", "start", "format"],
+        )? {
+            match key {
+                "file" => source.file = Some(value.to_string()),
+                "order" => {
+                    source.order = match value {
+                        "sequential" => Order::Sequential,
+                        "random" => Order::Random,
+                        _ => {
+                            return Err(format!(
+                            "invalid --openings order \"{value}\": expected sequential or random"
+                        ))
+                        }
+                    }
+                }
+                "format" => {}
+                _ => {
+                    let start: usize = number("openings", key, value)?;
+                    source.start = start.saturating_sub(1);
+                }
+            }
+        }
+    }
+    Ok(source)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn single_dash_long_options_work() {
+        let normalized = normalize_args(args(
+            "referee -engine cmd=a depth=1 -each tc=1+0 -games 4 -srand 5 -5",
+        ));
+        assert_eq!(
+            normalized,
+            args("referee --engine cmd=a depth=1 --each tc=1+0 --games 4 --srand 5 -5")
+        );
+        let cli = parse_cli(args(
+            "referee -engine cmd=a name=A depth=1 -engine cmd=b depth=2 -rounds 3 -sprt elo0=0 elo1=5",
+        ))
+        .unwrap();
+        assert_eq!(cli.play.engines.len(), 2);
+        assert_eq!(cli.play.engines[1], args("cmd=b depth=2"));
+        assert_eq!(cli.play.rounds, 3);
+        assert!(parse_sprt(&cli.play.sprt).unwrap().is_some());
+        let merge = parse_cli(args("referee merge a.jsonl b.pgn")).unwrap();
+        assert!(matches!(merge.command, Some(Command::Merge(ref m)) if m.files.len() == 2));
+    }
+
+    #[test]
+    fn key_value_groups_are_checked() {
+        assert!(parse_sprt(&args("elo0=0 elo2=5"))
+            .unwrap_err()
+            .contains("\"elo2\""));
+        assert!(parse_sprt(&args("elo0=0 elo1=x"))
+            .unwrap_err()
+            .contains("\"x\""));
+        assert!(parse_sprt(&args("elo0=0")).unwrap_err().contains("elo1"));
+        let draw = parse_draw(&args("movenumber=40 movecount=8 score=10"))
+            .unwrap()
+            .unwrap();
+        assert_eq!((draw.move_number, draw.move_count, draw.score), (40, 8, 10));
+        assert!(parse_resign(&args("movecount=3")).is_err());
+        let resign = parse_resign(&args("movecount=3 score=500 twosided=true"))
+            .unwrap()
+            .unwrap();
+        assert!(resign.two_sided);
+        let source = parse_openings_source(&args("file=x.txt order=random start=3")).unwrap();
+        assert_eq!((source.file.as_deref(), source.start), (Some("x.txt"), 2));
+        assert!(parse_openings_source(&args("order=shuffled"))
+            .unwrap_err()
+            .contains("\"shuffled\""));
+    }
+}
