@@ -4,7 +4,7 @@
 
 use baghchal::referee::outcome::Termination;
 use baghchal::referee::record::{read_records, GameRecord};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
@@ -45,7 +45,7 @@ fn mock(name: &str, seed: u64, flags: &[&str]) -> Vec<String> {
 }
 
 /// A two-engine match of mock engines; returns the output and the JSON records.
-fn play(dir: &PathBuf, tag: &str, b_flags: &[&str], extra: &[&str]) -> (Output, Vec<GameRecord>) {
+fn play(dir: &Path, tag: &str, b_flags: &[&str], extra: &[&str]) -> (Output, Vec<GameRecord>) {
     let json = dir.join(format!("{tag}.jsonl"));
     let mut args = mock("A", 1, &[]);
     args.extend(mock("B", 2, b_flags));
