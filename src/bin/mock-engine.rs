@@ -3,7 +3,7 @@
 //! handling can be tested.
 //!
 //! `mock-engine [--seed N] [--behaviour B] [--after N] [--delay-ms MS] [--score CP] [--tag T]`
-//! where B is one of: normal, crash (exit at the go after N moves), stall (never answer from
+//! where B is one of: normal, crash (exit at the go after N moves of a game), stall (never answer from
 //! that go on), late (sleep delay-ms before every bestmove), illegal (answer an illegal move),
 //! malformed (answer "bestmove xyz!"), garbage (print junk lines before every bestmove, still
 //! playing legal moves), no-uciok (never answer uci), exit-on-go (exit at the first go),
@@ -42,7 +42,7 @@ struct Args {
     seed: u64,
     #[arg(long, value_enum, default_value_t = Behaviour::Normal)]
     behaviour: Behaviour,
-    /// Moves played normally before misbehaving (crash, stall, illegal, malformed).
+    /// Moves played normally in each game before misbehaving (crash, stall, illegal, malformed).
     #[arg(long, default_value_t = 0)]
     after: u32,
     #[arg(long, default_value_t = 0)]
@@ -94,6 +94,7 @@ fn main() {
                 say("uciok");
             }
             Some("isready") => say("readyok"),
+            Some("ucinewgame") => moves_played = 0,
             Some("setoption") => {
                 let value = tokens
                     .iter()

@@ -100,12 +100,15 @@ pub fn generate(args: &OpeningsArgs, stop: &AtomicBool) -> Result<(), String> {
     if let Some(engine) = engine {
         engine.shutdown(Duration::from_secs(1));
     }
+    let check = if args.no_search {
+        "no-search".to_string()
+    } else {
+        format!("depth={} max-score={}", args.depth, args.max_score)
+    };
     let mut text = format!(
-        "# referee openings: count={} plies={} seed={seed} depth={} max-score={} rules: {rules}\n",
+        "# referee openings: count={} plies={} seed={seed} {check} rules: {rules}\n",
         kept.len(),
         args.plies,
-        args.depth,
-        args.max_score
     );
     for opening in &kept {
         text.push_str(&opening.to_string());
