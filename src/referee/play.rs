@@ -93,6 +93,28 @@ struct Output {
 }
 
 impl Output {
+    /// One live progress line on stderr when it is a terminal (rewritten in place).
+    fn progress(&self, index: usize) {
+        use std::io::IsTerminal;
+        if !std::io::stderr().is_terminal() {
+            return;
+        }
+        let tally = &self.standings.tallies[index];
+        let points = tally.total.wins as f64 + tally.total.draws as f64 / 2.0;
+        let games = tally.total.wins + tally.total.losses + tally.total.draws;
+        eprint!(
+            "\r[{}/{}] {} vs {}: {points:.1} - {:.1}  ",
+            self.records.len(),
+            self.total_games,
+            tally.first,
+            tally.second,
+            games as f64 - points
+        );
+        if self.records.len() as u64 == self.total_games {
+            eprintln!();
+        }
+    }
+
     fn print_scores(&self, index: usize) {
         let with_sprt = if self.standings.tallies.len() == 1 {
             self.sprt.as_ref()
@@ -128,6 +150,7 @@ impl Sink for Output {
         self.printed_at
             .resize(self.standings.tallies.len(), u64::MAX);
         self.records.push(record.clone());
+        self.progress(index);
         let tally = &self.standings.tallies[index];
         let games = tally.total.wins + tally.total.losses + tally.total.draws;
         if self.rating_interval > 0 && games.is_multiple_of(self.rating_interval) {
