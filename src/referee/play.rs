@@ -217,7 +217,10 @@ fn resumed_games(
     }
     let records = read_records(path)?;
     for record in &records {
-        let expected = games.iter().find(|g| g.number == record.number);
+        let expected = usize::try_from(record.number)
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|index| games.get(index));
         let matches = expected
             .is_some_and(|g| names[g.goat] == record.goat && names[g.tiger] == record.tiger);
         if !matches {
@@ -304,7 +307,8 @@ pub fn play(args: &MatchArgs, stop: &AtomicBool) -> Result<Finish, String> {
     } else {
         Vec::new()
     };
-    games.retain(|g| !previous.iter().any(|r| r.number == g.number));
+    let recorded: std::collections::HashSet<u64> = previous.iter().map(|r| r.number).collect();
+    games.retain(|g| !recorded.contains(&g.number));
     let concurrency = if demo && args.concurrency == 1 {
         std::thread::available_parallelism()
             .map_or(1, |n| n.get())

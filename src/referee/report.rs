@@ -20,8 +20,10 @@ pub struct Tally {
     pub as_tigers: Trinomial,
     /// Goats' wins, tigers' wins (as losses) and draws.
     pub sides: Trinomial,
-    /// The first engine's points per game pair, by pair number.
-    pairs: BTreeMap<u64, Vec<f64>>,
+    /// The first engine's points in game pairs with one game so far, by pair number.
+    open: BTreeMap<u64, f64>,
+    /// Complete pairs by the first engine's pair score (0, 1/2, 1, 3/2, 2).
+    complete: [u64; 5],
 }
 
 fn add(trinomial: &mut Trinomial, points: f64) {
@@ -51,7 +53,8 @@ impl Tally {
             as_goats: empty(),
             as_tigers: empty(),
             sides: empty(),
-            pairs: BTreeMap::new(),
+            open: BTreeMap::new(),
+            complete: [0; 5],
         }
     }
 
@@ -66,27 +69,28 @@ impl Tally {
             add(&mut self.as_tigers, points);
         }
         add(&mut self.sides, record.result.points_for(Side::Goats));
-        self.pairs.entry(record.pair).or_default().push(points);
+        match self.open.remove(&record.pair) {
+            Some(first_game) => self.complete[((first_game + points) * 2.0).round() as usize] += 1,
+            None => {
+                self.open.insert(record.pair, points);
+            }
+        }
     }
 
     /// Complete game pairs counted by the first engine's pair score (0, 1/2, 1, 3/2, 2).
     pub fn pentanomial(&self) -> Pentanomial {
-        let mut counts = [0u64; 5];
-        for points in self.pairs.values().filter(|p| p.len() == 2) {
-            counts[((points[0] + points[1]) * 2.0).round() as usize] += 1;
-        }
-        Pentanomial(counts)
+        Pentanomial(self.complete)
     }
 
     /// Game pairs with only one game recorded so far.
     pub fn open_pairs(&self) -> usize {
-        self.pairs.values().filter(|p| p.len() != 2).count()
+        self.open.len()
     }
 
     /// The SPRT log-likelihood ratio: pentanomial when every pair is complete, trinomial
     /// otherwise.
     pub fn llr(&self, sprt: &Sprt) -> f64 {
-        if self.open_pairs() == 0 && !self.pairs.is_empty() {
+        if self.open.is_empty() && self.complete.iter().sum::<u64>() > 0 {
             sprt.llr_pentanomial(&self.pentanomial())
         } else {
             sprt.llr_trinomial(&self.total)
