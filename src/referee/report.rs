@@ -135,6 +135,16 @@ impl Standings {
     }
 }
 
+/// `value` with `decimals` decimals, without a minus sign when it rounds to zero.
+fn fixed(value: f64, decimals: usize) -> String {
+    let text = format!("{value:.decimals$}");
+    if text.starts_with('-') && text[1..].chars().all(|c| c == '0' || c == '.') {
+        text[1..].to_string()
+    } else {
+        text
+    }
+}
+
 fn score_of(t: &Trinomial) -> f64 {
     let games = t.wins + t.losses + t.draws;
     if games == 0 {
@@ -186,8 +196,8 @@ pub fn score_lines(tally: &Tally, sprt: Option<&Sprt>) -> Vec<String> {
     ];
     match elo_trinomial(&tally.total) {
         Some(elo) => lines.push(format!(
-            "Elo difference: {:.1} +/- {:.1}, LOS: {:.1} %, DrawRatio: {:.1} %",
-            elo.elo + 0.0,
+            "Elo difference: {} +/- {:.1}, LOS: {:.1} %, DrawRatio: {:.1} %",
+            fixed(elo.elo, 1),
             elo.error_95,
             elo.los * 100.0,
             elo.draw_ratio * 100.0
@@ -199,8 +209,8 @@ pub fn score_lines(tally: &Tally, sprt: Option<&Sprt>) -> Vec<String> {
     let counts = pentanomial.0.map(|c| c.to_string()).join(", ");
     match elo_pentanomial(&pentanomial) {
         Some(elo) => lines.push(format!(
-            "Ptnml(0-2): [{counts}], Elo (pairs): {:.1} +/- {:.1}, LOS: {:.1} %",
-            elo.elo + 0.0,
+            "Ptnml(0-2): [{counts}], Elo (pairs): {} +/- {:.1}, LOS: {:.1} %",
+            fixed(elo.elo, 1),
             elo.error_95,
             elo.los * 100.0
         )),
@@ -264,7 +274,7 @@ pub fn ranking_lines(records: &[GameRecord]) -> Vec<String> {
     for (rank, (name, t)) in rows.iter().enumerate() {
         let games = t.wins + t.losses + t.draws;
         let (elo, error) = elo_trinomial(t).map_or(("-".to_string(), "-".to_string()), |e| {
-            (format!("{:.0}", e.elo), format!("{:.0}", e.error_95))
+            (fixed(e.elo, 0), format!("{:.0}", e.error_95))
         });
         let draws = if games == 0 {
             0.0
@@ -340,6 +350,14 @@ mod tests {
             lines[5]
         );
         assert_eq!(ranking_lines(&records).len(), 3);
+    }
+
+    #[test]
+    fn fixed_drops_negative_zero() {
+        assert_eq!(fixed(-0.04, 1), "0.0");
+        assert_eq!(fixed(-0.3, 0), "0");
+        assert_eq!(fixed(-0.06, 1), "-0.1");
+        assert_eq!(fixed(70.44, 1), "70.4");
     }
 
     #[test]
