@@ -2,6 +2,7 @@
 //! (`referee openings`) and merging of record files (`referee merge`). See docs/referee.md.
 
 use baghchal::referee::cli::{parse_cli, Command};
+use baghchal::referee::console::Console;
 use baghchal::referee::play::{play, Finish};
 use baghchal::referee::{generate, merge};
 use std::process::ExitCode;
@@ -27,9 +28,13 @@ fn main() -> ExitCode {
         log::warn!("cannot install the Ctrl-C handler: {error}");
     }
     let result = match &cli.command {
-        Some(Command::Openings(args)) => generate::generate(args, &stop).map(|()| Finish::Done),
-        Some(Command::Merge(args)) => merge::merge(args).map(|()| Finish::Done),
-        None => play(&cli.play, &stop),
+        Some(Command::Openings(args)) => {
+            generate::generate(args, &stop, &mut Console::standard()).map(|()| Finish::Done)
+        }
+        Some(Command::Merge(args)) => {
+            merge::merge(args, &mut Console::standard()).map(|()| Finish::Done)
+        }
+        None => play(&cli.play, &stop, Console::standard()),
     };
     match result {
         Ok(Finish::Done) => ExitCode::SUCCESS,

@@ -3,6 +3,7 @@
 //! is clearly lost; duplicates are dropped.
 
 use super::cli::OpeningsArgs;
+use super::console::Console;
 use super::engine_process::{EngineProcess, Timeouts};
 use super::game::position_command;
 use super::openings::Opening;
@@ -57,14 +58,18 @@ fn checker(
 ///
 /// # Errors
 /// Bad options, an engine that fails, or an output file that cannot be written.
-pub fn generate(args: &OpeningsArgs, stop: &AtomicBool) -> Result<(), String> {
+pub fn generate(
+    args: &OpeningsArgs,
+    stop: &AtomicBool,
+    console: &mut Console,
+) -> Result<(), String> {
     let rules = args.rules.rules();
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
-    eprintln!("referee openings: seed {seed}");
+    console.note(&format!("referee openings: seed {seed}"));
     let mut engine = checker(args, &rules, stop)?;
     let mut rng = StdRng::seed_from_u64(seed);
     let mut seen = HashSet::new();
@@ -115,11 +120,11 @@ pub fn generate(args: &OpeningsArgs, stop: &AtomicBool) -> Result<(), String> {
         text.push('\n');
     }
     std::fs::write(&args.out, text).map_err(|e| format!("cannot write \"{}\": {e}", args.out))?;
-    eprintln!(
+    console.note(&format!(
         "referee openings: wrote {} openings to {}",
         kept.len(),
         args.out
-    );
+    ));
     if kept.len() < args.count {
         return Err(format!(
             "only {} of {} openings found in {attempts} attempts: raise --max-score or lower --plies",

@@ -2,6 +2,7 @@
 //! statistics, and optionally one record file.
 
 use super::cli::{parse_sprt, MergeArgs};
+use super::console::Console;
 use super::record::{json, pgn, read_records, GameRecord};
 use super::report::{ranking_lines, score_lines, Standings};
 use std::collections::BTreeMap;
@@ -61,11 +62,11 @@ pub fn merged_report(records: &[GameRecord], sprt: Option<&super::stats::Sprt>) 
 ///
 /// # Errors
 /// Bad files or options.
-pub fn merge(args: &MergeArgs) -> Result<(), String> {
+pub fn merge(args: &MergeArgs, console: &mut Console) -> Result<(), String> {
     let sprt = parse_sprt(&args.sprt)?;
     let records = merge_records(&args.files)?;
     for line in merged_report(&records, sprt.as_ref()) {
-        println!("{line}");
+        console.line(&line);
     }
     let write = |path: &Option<String>, text: String| -> Result<(), String> {
         match path {

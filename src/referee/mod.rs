@@ -2,6 +2,7 @@
 //! adjudication, statistics (Elo estimates and SPRT) and game records.
 
 pub mod cli;
+pub mod console;
 pub mod engine_process;
 pub mod game;
 pub mod generate;

@@ -2,6 +2,7 @@
 //! runs the match and prints cutechess-style results.
 
 use super::cli::{parse_draw, parse_openings_source, parse_resign, parse_sprt, MatchArgs};
+use super::console::Console;
 use super::engine_process::Timeouts;
 use super::game::Adjudication;
 use super::openings::{builtin_openings, read_openings, Opening, Order};
@@ -77,6 +78,7 @@ fn demo_engines() -> Result<Vec<Vec<String>>, String> {
 
 /// Appends records to the output files, prints results, keeps the statistics.
 struct Output {
+    console: Console,
     pgn: Option<File>,
     json: Option<File>,
     standings: Standings,
@@ -94,49 +96,44 @@ struct Output {
 
 impl Output {
     /// One live progress line on stderr when it is a terminal (rewritten in place).
-    fn progress(&self, index: usize) {
-        use std::io::IsTerminal;
-        if !std::io::stderr().is_terminal() {
-            return;
-        }
+    fn progress(&mut self, index: usize) {
         let tally = &self.standings.tallies[index];
         let points = tally.total.wins as f64 + tally.total.draws as f64 / 2.0;
         let games = tally.total.wins + tally.total.losses + tally.total.draws;
-        eprint!(
-            "\r[{}/{}] {} vs {}: {points:.1} - {:.1}  ",
+        let text = format!(
+            "[{}/{}] {} vs {}: {points:.1} - {:.1}",
             self.records.len(),
             self.total_games,
             tally.first,
             tally.second,
             games as f64 - points
         );
-        if self.records.len() as u64 == self.total_games {
-            eprintln!();
-        }
+        self.console.progress(&text);
     }
 
-    fn print_scores(&self, index: usize) {
+    fn print_scores(&mut self, index: usize) {
         let with_sprt = if self.standings.tallies.len() == 1 {
             self.sprt.as_ref()
         } else {
             None
         };
         for line in score_lines(&self.standings.tallies[index], with_sprt) {
-            println!("{line}");
+            self.console.line(&line);
         }
     }
 }
 
 impl Sink for Output {
     fn started(&mut self, game: &ScheduledGame) {
-        println!(
+        let line = format!(
             "Started game {} of {} ({} vs {})",
             game.number, self.total_games, self.names[game.goat], self.names[game.tiger]
         );
+        self.console.line(&line);
     }
 
     fn finished(&mut self, record: &GameRecord) -> bool {
-        println!("{}", finished_line(record));
+        self.console.line(&finished_line(record));
         let mut write = |file: &mut Option<File>, text: String| {
             if let Some(file) = file {
                 if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
@@ -175,11 +172,12 @@ impl Sink for Output {
             ));
             return false;
         }
-        if let (Some(sprt), 1) = (&self.sprt, self.standings.tallies.len()) {
+        if let (Some(sprt), 1) = (self.sprt, self.standings.tallies.len()) {
             let tally = &self.standings.tallies[0];
-            if tally.open_pairs() == 0 && sprt.decide(tally.llr(sprt)).is_some() {
+            let games = tally.total.wins + tally.total.losses + tally.total.draws;
+            if tally.open_pairs() == 0 && sprt.decide(tally.llr(&sprt)).is_some() {
                 self.print_scores(0);
-                self.printed_at[0] = tally.total.wins + tally.total.losses + tally.total.draws;
+                self.printed_at[0] = games;
                 return false;
             }
         }
@@ -237,7 +235,7 @@ fn resumed_games(
 ///
 /// # Errors
 /// A message for anything wrong with the command line, files or engines before the match starts.
-pub fn play(args: &MatchArgs, stop: &AtomicBool) -> Result<Finish, String> {
+pub fn play(args: &MatchArgs, stop: &AtomicBool, mut console: Console) -> Result<Finish, String> {
     let rules = args.rules.rules();
     let demo = args.engines.is_empty();
     let engine_tokens = if demo {
@@ -316,20 +314,21 @@ pub fn play(args: &MatchArgs, stop: &AtomicBool) -> Result<Finish, String> {
     } else {
         args.concurrency as usize
     };
-    eprintln!(
+    console.note(&format!(
         "referee: seed {seed}; {} engines, {} games in the schedule, {} to play{}; concurrency {concurrency}; rules {rules}",
         specs.len(),
         full.len(),
         games.len(),
         args.shard.map_or(String::new(), |s| format!(" (shard {s})")),
-    );
+    ));
     if !previous.is_empty() {
-        eprintln!(
+        console.note(&format!(
             "referee: resuming: {} games already recorded",
             previous.len()
-        );
+        ));
     }
     let mut output = Output {
+        console,
         pgn: open_append(&pgn_path)?,
         json: open_append(&args.jsonout)?,
         standings: Standings::of(&previous),
@@ -360,7 +359,9 @@ pub fn play(args: &MatchArgs, stop: &AtomicBool) -> Result<Finish, String> {
         site: args.site.clone(),
     };
     let end = run_match(&config, &mut output, stop);
-    for (index, tally) in output.standings.tallies.iter().enumerate() {
+    output.console.end_progress();
+    for index in 0..output.standings.tallies.len() {
+        let tally = &output.standings.tallies[index];
         let games = tally.total.wins + tally.total.losses + tally.total.draws;
         if output.printed_at.get(index) != Some(&games) {
             output.print_scores(index);
@@ -368,7 +369,7 @@ pub fn play(args: &MatchArgs, stop: &AtomicBool) -> Result<Finish, String> {
     }
     if output.standings.tallies.len() > 1 {
         for line in ranking_lines(&output.records) {
-            println!("{line}");
+            output.console.line(&line);
         }
     }
     if let Some(error) = output.io_error {
