@@ -31,4 +31,5 @@ pub use square::Square;
 
 pub mod bench;
 pub mod engine;
+pub mod protocol;
 pub mod search;
