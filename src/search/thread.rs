@@ -355,7 +355,7 @@ fn should_stop(
     if control.is_stopped() || worker.node_limit.is_some_and(|limit| worker.nodes >= limit) {
         return true;
     }
-    if control.is_pondering() || worker.plan.soft.is_none() {
+    if control.is_pondering() || worker.plan.hard.is_none() {
         return false;
     }
     let best = moves[0].score;
