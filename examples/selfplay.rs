@@ -4,12 +4,14 @@
 //! `cargo run --release --example selfplay -- --a search,movetime=100 --b greedy --pairs 20`
 //!
 //! A player is `search`, `random` or `greedy`, optionally followed by `,depth=N`, `,nodes=N`,
-//! `,movetime=MS`, `,threads=N`, `,hash=MB`.
+//! `,movetime=MS`, `,threads=N`, `,hash=MB`, and `,p.NAME=VALUE` for a search parameter
+//! (see `baghchal::search::params::Params`).
 
 use std::time::Duration;
 
 use baghchal::cli::RulesArgs;
 use baghchal::engine::{Engine, EngineOptions, Limits, Strategy};
+use baghchal::search::params::Params;
 use baghchal::{Game, Side};
 use clap::Parser;
 use rand::rngs::StdRng;
@@ -42,6 +44,7 @@ struct Args {
 
 struct Player {
     options: EngineOptions,
+    params: Params,
     limits: Limits,
 }
 
@@ -57,10 +60,18 @@ fn parse_player(text: &str) -> Result<Player, String> {
         ..EngineOptions::default()
     };
     let mut limits = Limits::default();
+    let mut params = Params::default();
     for part in parts {
         let (name, value) = part
             .split_once('=')
             .ok_or_else(|| format!("invalid player setting \"{part}\": expected name=value"))?;
+        if let Some(param) = name.strip_prefix("p.") {
+            let number = value
+                .parse()
+                .map_err(|_| format!("invalid value \"{value}\" for {name}"))?;
+            params.set(param, number)?;
+            continue;
+        }
         let number: u64 = value
             .parse()
             .map_err(|_| format!("invalid value \"{value}\" for {name}"))?;
@@ -74,7 +85,11 @@ fn parse_player(text: &str) -> Result<Player, String> {
         }
     }
     options.move_overhead = Duration::ZERO;
-    Ok(Player { options, limits })
+    Ok(Player {
+        options,
+        params,
+        limits,
+    })
 }
 
 /// Plays one game; returns the winner (None = draw) and the number of plies.
@@ -88,15 +103,18 @@ fn play(
     let mut engines: Vec<Engine> = [goats, tigers]
         .iter()
         .map(|player| {
-            Engine::new(EngineOptions {
+            let mut engine = Engine::new(EngineOptions {
                 rules,
                 ..player.options.clone()
-            })
+            });
+            engine.set_params(player.params.clone());
+            engine
         })
         .collect();
     let mut game = opening.clone();
     while game.ply() < max_plies {
         if let Some(outcome) = game.outcome() {
+            log_game(&game);
             return (outcome.winner(), game.ply());
         }
         let side = game.position().side_to_move();
@@ -108,10 +126,18 @@ fn play(
             .expect("a position that is not over has a move");
         game.play(mv).expect("the engine plays legal moves");
     }
+    log_game(&game);
     (None, game.ply())
 }
 
+fn log_game(game: &Game) {
+    let moves: Vec<String> = game.moves().iter().map(|mv| mv.to_string()).collect();
+    log::debug!("{} {}", game.start_position(), moves.join(" "));
+    log::debug!("final position {}", game.position());
+}
+
 fn main() -> Result<(), String> {
+    env_logger::init();
     let args = Args::parse();
     let a = parse_player(&args.a)?;
     let b = parse_player(&args.b)?;
