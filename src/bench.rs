@@ -14,11 +14,11 @@ const POSITIONS: [(&str, &str); 8] = [
     ("T3T/5/5/5/T3T g 20 0", ""),
     ("T3T/5/5/5/T3T g 20 0", "c3 a1b1 c1 b1a1 b2 e1d1 d2"),
     ("T3T/5/2G2/5/T3T t 19 0", ""),
-    ("TGGGT/G3G/G1G1G/G3G/TGGGT t 6 0", ""),
-    ("1GGGT/TG1GG/GG1GG/G1T1G/TGGGG g 0 1", ""),
-    ("GGGGG/GT1TG/GG1GG/GT1TG/GG1GG g 0 0", ""),
-    ("T1GGT/G1G1G/1GTGG/GG1GG/GGGGG t 0 1", ""),
-    ("TG1GT/1GGG1/G1G1G/1GGG1/T1G1T g 0 5", ""),
+    ("TGGGT/G3G/G1G1G/G3G/TGGGT t 7 0", ""),
+    ("GGGGT/GT1GG/GGGGG/GGTG1/TGGGG g 0 1", ""),
+    ("GGGGT/GT1TG/GG1GG/G1GGG/TGGG1 g 0 3", ""),
+    ("TGGGT/GGGGG/GG1GG/GTG1G/TGGG1 t 0 2", ""),
+    ("T1G1T/GGGG1/GGGGG/1GGGG/T1GGT g 0 4", ""),
 ];
 
 /// The bench's positions as games (for tools that want them).

@@ -10,6 +10,7 @@ use std::time::Duration;
 use crate::{Game, Move, Rules};
 
 use crate::search::eval::{terms, TERM_NAMES};
+use crate::search::params::Params;
 use crate::search::thread::{run, SearchContext};
 use crate::search::time::Control;
 use crate::search::tt::TranspositionTable;
@@ -197,6 +198,7 @@ impl SearchObserver for Silent {
 /// The engine: a game, options, a transposition table and at most one running search.
 pub struct Engine {
     options: EngineOptions,
+    params: Params,
     game: Game,
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
@@ -212,6 +214,7 @@ impl Engine {
             game: Game::startpos(options.rules),
             control: Arc::new(Control::new(false)),
             handle: None,
+            params: Params::default(),
             options,
         }
     }
@@ -242,6 +245,17 @@ impl Engine {
         self.options = options;
     }
 
+    /// The evaluation weights and search settings (tuning).
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Replaces the evaluation weights and search settings (tuning); waits for a running search.
+    pub fn set_params(&mut self, params: Params) {
+        self.wait();
+        self.params = params;
+    }
+
     /// Clears the transposition table (ucinewgame).
     pub fn new_game(&mut self) {
         self.wait();
@@ -270,12 +284,14 @@ impl Engine {
         let tt = Arc::clone(&self.tt);
         let game = self.game.clone();
         let options = self.options.clone();
+        let params = self.params.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
                 let context = SearchContext {
                     game: &game,
                     options: &options,
+                    params: &params,
                     limits: &limits,
                     tt: &tt,
                     control: &control,
@@ -332,6 +348,7 @@ impl Engine {
         let context = SearchContext {
             game: &self.game,
             options: &self.options,
+            params: &self.params,
             limits: &limits,
             tt: &self.tt,
             control: &control,
@@ -345,7 +362,7 @@ impl Engine {
     /// The static evaluation of the current position, broken into named terms (side to move's
     /// view, 100 = one goat), the total last.
     pub fn eval_terms(&self) -> Vec<(&'static str, i32)> {
-        let values = terms(self.game.position(), self.game.rules());
+        let values = terms(self.game.position(), self.game.rules(), &self.params);
         TERM_NAMES.iter().copied().zip(values).collect()
     }
 }

@@ -8,6 +8,7 @@
 use crate::tables::{shift, JUMPS, JUMP_FROM, NEIGHBOURS, STEP_FROM};
 use crate::{Bitboard, Position, Rules, Side, Square};
 
+use super::params::Params;
 use super::score::Value;
 
 /// Opposite of each direction of [`crate::tables::DIRECTIONS`].
@@ -17,27 +18,6 @@ const OPPOSITE: [usize; 8] = [1, 0, 3, 2, 7, 6, 5, 4];
 const CORNERS: Bitboard = Bitboard((1 << 0) | (1 << 4) | (1 << 20) | (1 << 24));
 /// The edge points other than corners.
 const EDGES: Bitboard = Bitboard(0b11111_10001_10001_10001_11111 & !CORNERS.0);
-
-/// Value of one captured goat.
-const CAPTURED: Value = 100;
-/// Extra penalty per capture once the tigers are one capture from winning.
-const LAST_CAPTURE: Value = 60;
-/// Per tiger move (steps and captures).
-const TIGER_MOBILITY: Value = 6;
-/// Bonus for the goats per trapped tiger (no move), by number trapped.
-const TRAPPED: [Value; 5] = [0, 70, 170, 330, 600];
-/// Per goat the tigers threaten to capture.
-const EN_PRISE: Value = 55;
-/// Per goat that some line leaves open to a jump (both neighbours on the line not goats).
-const EXPOSED: Value = 4;
-/// Per goat on a corner.
-const CORNER_GOAT: Value = 8;
-/// Per goat on an edge (non-corner).
-const EDGE_GOAT: Value = 5;
-/// Per pair of goats joined by a line.
-const GOAT_LINK: Value = 2;
-/// Per empty point next to a tiger.
-const TIGER_SPACE: Value = 3;
 
 /// Names of the evaluation terms, in the order [`terms`] returns them.
 pub const TERM_NAMES: [&str; 9] = [
@@ -88,15 +68,15 @@ fn tiger_moves(position: &Position, square: Square, empty: Bitboard) -> u32 {
 }
 
 /// All terms from the goats' view, without the total.
-fn goat_terms(position: &Position, rules: &Rules) -> [Value; 8] {
+fn goat_terms(position: &Position, rules: &Rules, params: &Params) -> [Value; 8] {
     let goats = position.goats();
     let tigers = position.tigers();
     let empty = position.empty();
 
     let captured = Value::from(position.goats_captured());
-    let mut captured_term = -CAPTURED * captured;
+    let mut captured_term = -params.captured * captured;
     if captured + 1 >= Value::from(rules.captures_to_win) {
-        captured_term -= LAST_CAPTURE;
+        captured_term -= params.last_capture;
     }
 
     let mut mobility = 0;
@@ -108,13 +88,23 @@ fn goat_terms(position: &Position, rules: &Rules) -> [Value; 8] {
             trapped += 1;
         }
     }
-
-    let threatened = capturable_goats(position).count() as Value;
-    let en_prise = if position.side_to_move() == Side::Goats {
-        // The goats can usually save one threatened goat; more threats cost one.
-        -EN_PRISE * (threatened - 1).max(0) - EN_PRISE / 3 * threatened.min(1)
+    let trapped_term = if trapped == 0 {
+        0
     } else {
-        -EN_PRISE * threatened
+        params.trapped * trapped + params.trapped_extra * trapped * (trapped - 1)
+    };
+
+    let en_prise = if position.side_to_move() == Side::Goats {
+        // One goat move blocks every capture landing on one point (or moves the goat away):
+        // each further landing point costs a goat.
+        let landings = capture_landings(position).count() as Value;
+        if landings == 0 {
+            0
+        } else {
+            -params.single_threat - params.en_prise * (landings - 1)
+        }
+    } else {
+        -params.en_prise * capturable_goats(position).count() as Value
     };
 
     // Goats with a point on both sides along some line, neither holding a goat.
@@ -139,21 +129,21 @@ fn goat_terms(position: &Position, rules: &Rules) -> [Value; 8] {
 
     [
         captured_term,
-        -TIGER_MOBILITY * mobility,
-        TRAPPED[trapped],
+        -params.tiger_mobility * mobility,
+        trapped_term,
         en_prise,
-        -EXPOSED * exposed.count() as Value,
-        CORNER_GOAT * (goats & CORNERS).count() as Value
-            + EDGE_GOAT * (goats & EDGES).count() as Value,
-        GOAT_LINK * links,
-        -TIGER_SPACE * tiger_space.count() as Value,
+        -params.exposed * exposed.count() as Value,
+        params.corner_goat * (goats & CORNERS).count() as Value
+            + params.edge_goat * (goats & EDGES).count() as Value,
+        params.goat_link * links,
+        -params.tiger_space * tiger_space.count() as Value,
     ]
 }
 
 /// The evaluation terms from the side to move's view, the total last (same order as
 /// [`TERM_NAMES`]).
-pub fn terms(position: &Position, rules: &Rules) -> [Value; 9] {
-    let goat_view = goat_terms(position, rules);
+pub fn terms(position: &Position, rules: &Rules, params: &Params) -> [Value; 9] {
+    let goat_view = goat_terms(position, rules, params);
     let sign = if position.side_to_move() == Side::Goats {
         1
     } else {
@@ -169,8 +159,8 @@ pub fn terms(position: &Position, rules: &Rules) -> [Value; 9] {
 
 /// The static evaluation from the side to move's view.
 #[inline]
-pub fn evaluate(position: &Position, rules: &Rules) -> Value {
-    terms(position, rules)[8]
+pub fn evaluate(position: &Position, rules: &Rules, params: &Params) -> Value {
+    terms(position, rules, params)[8]
 }
 
 #[cfg(test)]
@@ -183,7 +173,7 @@ mod tests {
 
     #[test]
     fn start_position_is_balanced_enough() {
-        let value = evaluate(&Position::startpos(), &Rules::default());
+        let value = evaluate(&Position::startpos(), &Rules::default(), &Params::default());
         assert!(value.abs() < 150, "{value}");
     }
 
@@ -192,7 +182,10 @@ mod tests {
         let rules = Rules::default();
         let fewer = position("T3T/5/2G2/5/T3T g 17 2");
         let more = position("T3T/5/2G2/5/T3T g 18 1");
-        assert!(evaluate(&fewer, &rules) < evaluate(&more, &rules));
+        assert!(
+            evaluate(&fewer, &rules, &Params::default())
+                < evaluate(&more, &rules, &Params::default())
+        );
     }
 
     #[test]
@@ -200,13 +193,13 @@ mod tests {
         let threatened = position("T3T/5/5/1G3/T3T t 19 0");
         assert_eq!(capturable_goats(&threatened).count(), 1);
         assert_eq!(capture_landings(&threatened).count(), 1);
-        assert!(evaluate(&threatened, &Rules::default()) > 0);
+        assert!(evaluate(&threatened, &Rules::default(), &Params::default()) > 0);
     }
 
     #[test]
     fn terms_sum_to_total() {
         let p = position("T3T/1GGG1/1G1G1/1GGG1/T3T t 12 0");
-        let t = terms(&p, &Rules::default());
+        let t = terms(&p, &Rules::default(), &Params::default());
         assert_eq!(t[..8].iter().sum::<Value>(), t[8]);
         assert_eq!(t.len(), TERM_NAMES.len());
     }

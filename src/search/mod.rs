@@ -6,6 +6,7 @@
 pub mod eval;
 pub mod history;
 pub mod ordering;
+pub mod params;
 pub mod score;
 pub mod simple;
 pub mod thread;

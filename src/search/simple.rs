@@ -5,6 +5,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::eval::evaluate;
+use super::params::Params;
 use super::score::{Value, DRAW, MATE};
 
 /// A uniformly random legal move, from an RNG seeded with `seed` and the position's hash.
@@ -19,7 +20,7 @@ pub fn random_move(game: &Game, seed: u64) -> Option<Move> {
 
 /// The value for the mover of playing `mv` in `game`: the game result if it ends the game,
 /// otherwise the negated static evaluation of the position reached.
-pub fn one_ply_value(game: &Game, mv: Move) -> Value {
+pub fn one_ply_value(game: &Game, mv: Move, params: &Params) -> Value {
     let mover = game.position().side_to_move();
     let mut after = game.clone();
     after.play_unchecked(mv);
@@ -29,16 +30,16 @@ pub fn one_ply_value(game: &Game, mv: Move) -> Value {
             Some(_) => -MATE + 1,
             None => DRAW,
         },
-        None => -evaluate(after.position(), game.rules()),
+        None => -evaluate(after.position(), game.rules(), params),
     }
 }
 
 /// The legal move with the best value after one ply (the first such move in generation order),
 /// with that value.
-pub fn greedy_move(game: &Game) -> Option<(Move, Value)> {
+pub fn greedy_move(game: &Game, params: &Params) -> Option<(Move, Value)> {
     let mut best: Option<(Move, Value)> = None;
     for &mv in game.legal_moves().iter() {
-        let value = one_ply_value(game, mv);
+        let value = one_ply_value(game, mv, params);
         if best.is_none_or(|(_, best_value)| value > best_value) {
             best = Some((mv, value));
         }
@@ -47,8 +48,8 @@ pub fn greedy_move(game: &Game) -> Option<(Move, Value)> {
 }
 
 /// A guess at the opponent's reply after `mv` (for the ponder move): the greedy reply.
-pub fn guess_reply(game: &Game, mv: Move) -> Option<Move> {
+pub fn guess_reply(game: &Game, mv: Move, params: &Params) -> Option<Move> {
     let mut after = game.clone();
     after.play(mv).ok()?;
-    greedy_move(&after).map(|(reply, _)| reply)
+    greedy_move(&after, params).map(|(reply, _)| reply)
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 use crate::{Game, Move, Position};
 
 use super::history::GameKeys;
+use super::params::Params;
 use super::score::{is_mate, Bound, Score, Value, INFINITE, MATE};
 use super::simple::{greedy_move, guess_reply, random_move};
 use super::time::{Control, TimePlan};
@@ -37,6 +38,8 @@ pub struct SearchContext<'a> {
     pub game: &'a Game,
     /// Engine settings.
     pub options: &'a EngineOptions,
+    /// Evaluation weights and search settings.
+    pub params: &'a Params,
     /// Limits of this search.
     pub limits: &'a Limits,
     /// The shared table.
@@ -153,13 +156,13 @@ pub fn run(context: &SearchContext<'_>, observer: &mut dyn SearchObserver) -> Se
                 let mv = random_move(game, context.options.seed).unwrap_or(root_moves[0].mv);
                 (mv, 0)
             } else {
-                greedy_move(game).unwrap_or((root_moves[0].mv, 0))
+                greedy_move(game, context.params).unwrap_or((root_moves[0].mv, 0))
             };
             let info = context.info(1, 1, 0, value, Bound::Exact, root_moves.len() as u64, &[mv]);
             observer.on_info(&info);
             SearchResult {
                 best_move: Some(mv),
-                ponder_move: guess_reply(game, mv),
+                ponder_move: guess_reply(game, mv, context.params),
                 info: Some(info),
             }
         }
@@ -189,6 +192,7 @@ fn search(
         Worker::new(
             id,
             *context.game.rules(),
+            context.params,
             context.tt,
             context.control,
             plan,
@@ -255,7 +259,7 @@ fn ponder_from_tt(context: &SearchContext<'_>, mv: Move) -> Option<Move> {
         .and_then(|entry| entry.mv);
     match stored {
         Some(reply) if after.check_move(reply).is_ok() => Some(reply),
-        _ => guess_reply(context.game, mv),
+        _ => guess_reply(context.game, mv, context.params),
     }
 }
 
@@ -355,7 +359,7 @@ fn should_stop(
     if control.is_stopped() || worker.node_limit.is_some_and(|limit| worker.nodes >= limit) {
         return true;
     }
-    if control.is_pondering() || worker.plan.soft.is_none() {
+    if control.is_pondering() || worker.plan.hard.is_none() {
         return false;
     }
     let best = moves[0].score;
@@ -376,7 +380,7 @@ fn aspiration(
     mut reporter: Option<&mut Reporter<'_>>,
 ) {
     let previous = moves[line].previous_score;
-    let mut delta = 35;
+    let mut delta = context.params.aspiration.max(1);
     let (mut alpha, mut beta) = if depth >= 4 && !is_mate(previous) && previous > -INFINITE {
         (
             (previous - delta).max(-INFINITE),

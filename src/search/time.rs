@@ -121,8 +121,10 @@ impl TimePlan {
         }
         if let Some(movetime) = limits.movetime {
             let budget = movetime.saturating_sub(move_overhead).max(MINIMUM);
-            plan.soft = Some(plan.soft.map_or(budget, |soft| soft.min(budget)));
+            // A fixed time per move is used in full: the hard limit aborts the last iteration,
+            // whose finished root moves still count.
             plan.hard = Some(plan.hard.map_or(budget, |hard| hard.min(budget)));
+            plan.soft = plan.soft.map(|soft| soft.min(budget));
         }
         plan
     }

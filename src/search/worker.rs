@@ -8,6 +8,7 @@ use crate::{Move, MoveList, Position, Repetition, Rules, Side};
 use super::eval::evaluate;
 use super::history::GameKeys;
 use super::ordering::{pick_next, Heuristics};
+use super::params::Params;
 use super::score::{
     from_tt, is_mate, mate_in, mated_in, to_tt, Bound, Value, DRAW, INFINITE, MAX_PLY,
 };
@@ -28,6 +29,7 @@ pub struct Worker<'a> {
     /// Thread index; 0 is the main thread.
     pub id: usize,
     pub(crate) rules: Rules,
+    pub(crate) params: &'a Params,
     pub(crate) tt: &'a TranspositionTable,
     pub(crate) control: &'a Control,
     pub(crate) plan: TimePlan,
@@ -54,6 +56,7 @@ impl<'a> Worker<'a> {
     pub fn new(
         id: usize,
         rules: Rules,
+        params: &'a Params,
         tt: &'a TranspositionTable,
         control: &'a Control,
         plan: TimePlan,
@@ -67,6 +70,7 @@ impl<'a> Worker<'a> {
         Worker {
             id,
             rules,
+            params,
             tt,
             control,
             plan,
@@ -187,7 +191,7 @@ impl<'a> Worker<'a> {
             return DRAW;
         }
         if ply >= MAX_PLY - 8 {
-            return evaluate(position, &self.rules);
+            return evaluate(position, &self.rules, self.params);
         }
         alpha = alpha.max(mated_in(ply));
         beta = beta.min(mate_in(ply + 1));
@@ -217,13 +221,18 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             return mated_in(ply);
         }
-        let static_eval = entry.map_or_else(|| evaluate(position, &self.rules), |entry| entry.eval);
+        let static_eval = entry.map_or_else(
+            || evaluate(position, &self.rules, self.params),
+            |entry| entry.eval,
+        );
 
         // Reverse futility: far above beta near the leaves, with no capture to fear.
+        let margin = self.params.futility_margin;
         if !pv_node
+            && margin > 0
             && depth <= 3
             && !is_mate(beta)
-            && static_eval - 90 * depth >= beta
+            && static_eval - margin * depth >= beta
             && !position.has_capture()
         {
             return static_eval;
@@ -245,7 +254,7 @@ impl<'a> Worker<'a> {
             let value = if index == 0 {
                 -self.search(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
             } else {
-                let reduce = if depth >= 3 && quiet && index >= 3 {
+                let reduce = if self.params.reductions != 0 && depth >= 3 && quiet && index >= 3 {
                     (reduction(depth, index) - i32::from(pv_node)).clamp(0, depth - 2)
                 } else {
                     0
@@ -333,7 +342,7 @@ impl<'a> Worker<'a> {
         if position.count_moves(&self.rules) == 0 {
             return mated_in(ply);
         }
-        let stand_pat = evaluate(position, &self.rules);
+        let stand_pat = evaluate(position, &self.rules, self.params);
         if stand_pat >= beta || ply >= MAX_PLY - 2 || position.side_to_move() == Side::Goats {
             return stand_pat;
         }
