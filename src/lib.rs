@@ -28,3 +28,8 @@ pub use position::{IllegalMoveError, Position, PositionError};
 pub use rules::{Repetition, Rules};
 pub use side::{Outcome, Side};
 pub use square::Square;
+
+pub mod bench;
+pub mod engine;
+pub mod protocol;
+pub mod search;
