@@ -70,9 +70,9 @@ fn demo_engines() -> Result<Vec<Vec<String>>, String> {
         vec![
             cmd.clone(),
             "name=baghchal-strong".into(),
-            "nodes=20000".into(),
+            "nodes=50000".into(),
         ],
-        vec![cmd, "name=baghchal-weak".into(), "nodes=2000".into()],
+        vec![cmd, "name=baghchal-weak".into(), "nodes=5000".into()],
     ])
 }
 
@@ -283,7 +283,7 @@ pub fn play(args: &MatchArgs, stop: &AtomicBool, mut console: Console) -> Result
     let full = schedule(&ScheduleConfig {
         engines: specs.len(),
         tournament: args.tournament,
-        rounds: if demo { 4 } else { args.rounds },
+        rounds: if demo { 8 } else { args.rounds },
         games: args.games,
         order: if demo {
             Order::Sequential
