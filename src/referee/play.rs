@@ -197,12 +197,38 @@ fn open_append(path: &Option<String>) -> Result<Option<File>, String> {
         .transpose()
 }
 
+/// Cuts a record file back to its last complete record (ending with `terminator`): a run
+/// killed while writing may have left half a record, which resuming would otherwise extend.
+fn drop_partial_tail(path: &str, terminator: &str) -> Result<(), String> {
+    let Ok(text) = std::fs::read(path) else {
+        return Ok(());
+    };
+    if text.is_empty() || text.ends_with(terminator.as_bytes()) {
+        return Ok(());
+    }
+    let keep = text
+        .windows(terminator.len())
+        .rposition(|w| w == terminator.as_bytes())
+        .map_or(0, |i| i + terminator.len());
+    log::warn!(
+        "{path}: dropping an incomplete last record ({} bytes)",
+        text.len() - keep
+    );
+    let file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| format!("cannot repair \"{path}\": {e}"))?;
+    file.set_len(keep as u64)
+        .map_err(|e| format!("cannot repair \"{path}\": {e}"))
+}
+
 /// Games already recorded (for `--resume`), checked against the schedule.
 fn resumed_games(
     args: &MatchArgs,
     pgn_path: &Option<String>,
     games: &[ScheduledGame],
     names: &[String],
+    openings: &[Opening],
 ) -> Result<Vec<GameRecord>, String> {
     let Some(path) = args.jsonout.as_ref().or(pgn_path.as_ref()) else {
         return Err(
@@ -219,8 +245,19 @@ fn resumed_games(
             .ok()
             .and_then(|n| n.checked_sub(1))
             .and_then(|index| games.get(index));
-        let matches = expected
-            .is_some_and(|g| names[g.goat] == record.goat && names[g.tiger] == record.tiger);
+        let book: Vec<crate::Move> = record
+            .moves
+            .iter()
+            .take_while(|m| m.book)
+            .map(|m| m.mv)
+            .collect();
+        let matches = expected.is_some_and(|g| {
+            let opening = &openings[g.opening];
+            names[g.goat] == record.goat
+                && names[g.tiger] == record.tiger
+                && opening.start == record.start
+                && opening.moves == book
+        });
         if !matches {
             return Err(format!(
                 "records file \"{path}\": game {} ({} vs {}) is not part of this match's schedule; same engines, openings and seed are needed to resume",
@@ -301,7 +338,12 @@ pub fn play(args: &MatchArgs, stop: &AtomicBool, mut console: Console) -> Result
         .copied()
         .collect();
     let previous = if args.resume {
-        resumed_games(args, &pgn_path, &full, &names)?
+        for (path, terminator) in [(&args.jsonout, "\n"), (&pgn_path, "\n\n")] {
+            if let Some(path) = path {
+                drop_partial_tail(path, terminator)?;
+            }
+        }
+        resumed_games(args, &pgn_path, &full, &names, &openings)?
     } else {
         Vec::new()
     };
