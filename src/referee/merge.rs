@@ -1,8 +1,9 @@
 //! `referee merge FILES...`: combines record files (e.g. one per shard) into one set of
 //! statistics, and optionally one record file.
 
-use super::cli::{parse_sprt, MergeArgs};
+use super::cli::MergeArgs;
 use super::console::Console;
+use super::groups::parse_sprt;
 use super::record::{json, pgn, read_records, GameRecord};
 use super::report::{ranking_lines, score_lines, Standings};
 use std::collections::BTreeMap;

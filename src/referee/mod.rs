@@ -1,11 +1,13 @@
 //! The referee: engine-vs-engine matches over pipes, with its own rules check, clocks,
 //! adjudication, statistics (Elo estimates and SPRT) and game records.
 
+pub mod adjudication;
 pub mod cli;
 pub mod console;
 pub mod engine_process;
 pub mod game;
 pub mod generate;
+pub mod groups;
 pub mod merge;
 pub mod openings;
 pub mod outcome;

@@ -1,10 +1,11 @@
 //! `referee [match options]`: checks the whole command line, builds the schedule, resumes,
 //! runs the match and prints cutechess-style results.
 
-use super::cli::{parse_draw, parse_openings_source, parse_resign, parse_sprt, MatchArgs};
+use super::adjudication::Adjudication;
+use super::cli::MatchArgs;
 use super::console::Console;
 use super::engine_process::Timeouts;
-use super::game::Adjudication;
+use super::groups::{parse_draw, parse_openings_source, parse_resign, parse_sprt};
 use super::openings::{builtin_openings, read_openings, Opening, Order};
 use super::record::{json, pgn, read_records, GameRecord};
 use super::report::{finished_line, ranking_lines, score_lines, Standings};

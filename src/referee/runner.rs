@@ -1,8 +1,9 @@
 //! Runs the scheduled games on worker threads, each owning its engine processes, and hands
 //! finished games to a [`Sink`] in game-number order whatever the concurrency.
 
+use super::adjudication::Adjudication;
 use super::engine_process::{EngineError, EngineProcess, Timeouts};
-use super::game::{play_game, Adjudication, GameEnd, GameSetup};
+use super::game::{play_game, GameEnd, GameSetup};
 use super::openings::Opening;
 use super::record::GameRecord;
 use super::schedule::ScheduledGame;
