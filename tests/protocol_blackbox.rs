@@ -342,3 +342,20 @@ fn bench_is_deterministic_on_the_command_line_and_in_the_protocol() {
 
 /// A small depth keeps the test quick; the node count is what matters.
 const BENCH_DEPTH: &str = "3";
+
+#[test]
+fn end_of_input_lets_a_perft_finish() {
+    let mut engine = EngineProcess::start();
+    engine.send("go perft 5");
+    engine.close_stdin();
+    let lines = engine.read_until(PROMPT, |l| l.starts_with("Nodes searched: "));
+    let mut game = Game::startpos(Rules::default());
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!("Nodes searched: {}", baghchal::perft(&mut game, 5))
+    );
+    assert!(engine
+        .wait_exit(PROMPT)
+        .expect("exits after the perft")
+        .success());
+}

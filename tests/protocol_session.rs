@@ -365,3 +365,86 @@ fn garbage_gets_errors_and_the_session_keeps_working() {
     wait_bestmove(&out);
     assert_eq!(session.handle_line("quit"), Flow::Quit);
 }
+
+#[test]
+fn commands_that_work_during_a_search() {
+    let (mut session, out) = session();
+    send(&mut session, &out, "go infinite");
+    assert_eq!(send(&mut session, &out, "uci").last().unwrap(), "uciok");
+    assert!(
+        send(&mut session, &out, "position startpos moves c3").is_empty(),
+        "position is allowed"
+    );
+    assert_eq!(session.game().ply(), 1);
+    assert!(send(&mut session, &out, "debug on").is_empty());
+    assert!(send(&mut session, &out, "register later").is_empty());
+    assert!(send(&mut session, &out, "d")
+        .iter()
+        .any(|l| l.starts_with("Position: ")));
+    send(&mut session, &out, "stop");
+    // The next go searches the position set during the search.
+    let lines = send(&mut session, &out, "go depth 1");
+    assert!(
+        lines[0].starts_with("info string debug: searching T3T/5/2G2/5/T3T t 19 0"),
+        "{lines:?}"
+    );
+    let best = wait_bestmove(&out);
+    let mv: Move = best.split(' ').nth(1).unwrap().parse().unwrap();
+    assert!(mv.from().is_some(), "a tiger move: {best}");
+}
+
+#[test]
+fn extra_tokens_and_bad_debug_are_rejected() {
+    let (mut session, out) = session();
+    for line in [
+        "isready now",
+        "quit please",
+        "stop it",
+        "debug",
+        "debug maybe",
+        "debug on off",
+        "bench 1 2",
+        "go perft",
+    ] {
+        assert!(is_error(&send(&mut session, &out, line)), "{line}");
+    }
+    assert_eq!(
+        send(&mut session, &out, "isready now"),
+        ["info string error: unexpected token \"now\" in isready"]
+    );
+    assert!(
+        send(&mut session, &out, "setoption name Clear Hash value").is_empty(),
+        "empty button value"
+    );
+}
+
+#[test]
+fn ucinewgame_returns_to_the_start_position() {
+    let (mut session, out) = session();
+    send(&mut session, &out, "position startpos moves c3 a1b1");
+    assert!(send(&mut session, &out, "ucinewgame").is_empty());
+    assert_eq!(session.game().ply(), 0);
+    assert_eq!(
+        session.game().position().to_string(),
+        baghchal::START_POSITION
+    );
+}
+
+#[test]
+fn repetition_draw_is_reported_at_go() {
+    let (mut session, out) = session();
+    send(&mut session, &out, "setoption name Repetition value draw");
+    // All goats placed; tigers and goats shuffle back and forth to repeat the position.
+    let fen = "TGGGT/GGGGG/GG1GG/G1GGG/T1GGT t 0 2";
+    let lines = send(
+        &mut session,
+        &out,
+        &format!("position fen {fen} moves a1b1 a2b2 b1a1 b2a2"),
+    );
+    assert!(lines.is_empty(), "{lines:?}");
+    let lines = send(&mut session, &out, "go depth 2");
+    assert_eq!(
+        lines,
+        ["info string game over: draw by repetition", "bestmove 0000"]
+    );
+}
