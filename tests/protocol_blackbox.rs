@@ -225,7 +225,23 @@ fn a_megabyte_line_is_handled() {
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(lines[0].starts_with("info string error: "), "{lines:?}");
     engine.send(&"x".repeat(1 << 20));
-    assert_eq!(engine.sync().len(), 1);
+    let lines = engine.sync();
+    assert_eq!(lines.len(), 1);
+    assert!(
+        lines[0].starts_with("info string error: unknown command \"xxx")
+            && lines[0].ends_with("...")
+    );
+    assert!(
+        lines[0].len() < 300,
+        "error messages are cut: {} bytes",
+        lines[0].len()
+    );
+    engine.send("position startpos moves c3\u{1b}[2J");
+    let lines = engine.sync();
+    assert!(
+        lines[0].contains("\\u{1b}") && !lines[0].contains('\u{1b}'),
+        "{lines:?}"
+    );
 }
 
 #[test]
