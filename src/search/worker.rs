@@ -44,6 +44,8 @@ pub struct Worker<'a> {
     game_keys: &'a GameKeys,
     pub(crate) heuristics: Heuristics,
     pv: Vec<Vec<Move>>,
+    /// Whether the move into each ply was a null move.
+    null_played: Vec<bool>,
     /// Whether aborting is allowed (not during the first iteration).
     pub(crate) can_abort: bool,
     /// Set once the search must unwind; results after it are discarded.
@@ -84,6 +86,7 @@ impl<'a> Worker<'a> {
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
+            null_played: vec![false; MAX_PLY + 2],
             can_abort: false,
             aborted: false,
         }
@@ -236,6 +239,44 @@ impl<'a> Worker<'a> {
             && !position.has_capture()
         {
             return static_eval;
+        }
+
+        // Null move: if passing still holds beta, a real move surely does.
+        if self.params.null_move != 0
+            && !pv_node
+            && depth >= 3
+            && static_eval >= beta
+            && !is_mate(beta)
+            && !self.null_played[ply]
+        {
+            let passed = Position::from_parts(
+                position.tigers(),
+                position.goats(),
+                position.side_to_move().opposite(),
+                position.goats_in_hand(),
+                position.goats_captured(),
+            );
+            if let Ok(passed) = passed {
+                self.path.push(passed.board_key());
+                self.null_played[ply + 1] = true;
+                let reduction = 2 + depth / 4;
+                let value = -self.search(
+                    &passed,
+                    depth - 1 - reduction,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                );
+                self.null_played[ply + 1] = false;
+                self.path.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if value >= beta {
+                    return if is_mate(value) { beta } else { value };
+                }
+            }
         }
 
         let mut scores = [0i32; crate::movelist::MAX_MOVES];
