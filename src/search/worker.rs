@@ -3,9 +3,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::{Move, MoveList, Position, Repetition, Rules, Side};
+use crate::{Bitboard, Move, MoveList, Position, Repetition, Rules, Side};
 
-use super::eval::evaluate;
+use super::eval::{capturable_goats, capture_landings, evaluate};
 use super::history::GameKeys;
 use super::ordering::{pick_next, Heuristics};
 use super::params::Params;
@@ -44,6 +44,8 @@ pub struct Worker<'a> {
     game_keys: &'a GameKeys,
     pub(crate) heuristics: Heuristics,
     pv: Vec<Vec<Move>>,
+    /// Whether the move into each ply was a null move.
+    null_played: Vec<bool>,
     /// Whether aborting is allowed (not during the first iteration).
     pub(crate) can_abort: bool,
     /// Set once the search must unwind; results after it are discarded.
@@ -84,6 +86,7 @@ impl<'a> Worker<'a> {
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
+            null_played: vec![false; MAX_PLY + 2],
             can_abort: false,
             aborted: false,
         }
@@ -177,7 +180,7 @@ impl<'a> Worker<'a> {
     ) -> Value {
         self.pv[ply].clear();
         if depth <= 0 {
-            return self.quiescence(position, alpha, beta, ply);
+            return self.quiescence(position, alpha, beta, ply, self.params.goat_evasions);
         }
         self.count_node();
         if self.aborted {
@@ -236,6 +239,44 @@ impl<'a> Worker<'a> {
             && !position.has_capture()
         {
             return static_eval;
+        }
+
+        // Null move: if passing still holds beta, a real move surely does.
+        if self.params.null_move != 0
+            && !pv_node
+            && depth >= 3
+            && static_eval >= beta
+            && !is_mate(beta)
+            && !self.null_played[ply]
+        {
+            let passed = Position::from_parts(
+                position.tigers(),
+                position.goats(),
+                position.side_to_move().opposite(),
+                position.goats_in_hand(),
+                position.goats_captured(),
+            );
+            if let Ok(passed) = passed {
+                self.path.push(passed.board_key());
+                self.null_played[ply + 1] = true;
+                let reduction = 2 + depth / 4;
+                let value = -self.search(
+                    &passed,
+                    depth - 1 - reduction,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                );
+                self.null_played[ply + 1] = false;
+                self.path.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if value >= beta {
+                    return if is_mate(value) { beta } else { value };
+                }
+            }
         }
 
         let mut scores = [0i32; crate::movelist::MAX_MOVES];
@@ -318,14 +359,16 @@ impl<'a> Worker<'a> {
         best_value
     }
 
-    /// Quiescence: the tigers try their captures, the goats stand on the evaluation (which
-    /// counts the goats they leave en prise).
+    /// Quiescence: the tigers try their captures; the goats stand on the evaluation (which
+    /// counts the goats they leave en prise) or, for `evasions` more goat turns, also try the
+    /// moves that block a capture or move a threatened goat away.
     fn quiescence(
         &mut self,
         position: &Position,
         mut alpha: Value,
         beta: Value,
         ply: usize,
+        evasions: i32,
     ) -> Value {
         self.pv[ply].clear();
         self.count_node();
@@ -342,19 +385,45 @@ impl<'a> Worker<'a> {
         if position.count_moves(&self.rules) == 0 {
             return mated_in(ply);
         }
+        let goats_to_move = position.side_to_move() == Side::Goats;
         let stand_pat = evaluate(position, &self.rules, self.params);
-        if stand_pat >= beta || ply >= MAX_PLY - 2 || position.side_to_move() == Side::Goats {
+        let must_capture = !goats_to_move && self.rules.forced_capture && position.has_capture();
+        if ply >= MAX_PLY - 2 || (!must_capture && stand_pat >= beta) {
             return stand_pat;
         }
-        alpha = alpha.max(stand_pat);
-        let mut best = stand_pat;
-        for mv in position.legal_moves(&self.rules).iter().copied() {
-            if !mv.is_capture() {
+        let (landings, threatened) = if goats_to_move {
+            if evasions <= 0 {
+                return stand_pat;
+            }
+            let landings = capture_landings(position);
+            if landings.is_empty() {
+                return stand_pat;
+            }
+            (landings, capturable_goats(position))
+        } else {
+            (Bitboard::EMPTY, Bitboard::EMPTY)
+        };
+        let mut best = if must_capture { -INFINITE } else { stand_pat };
+        alpha = alpha.max(best);
+        let moves = if goats_to_move {
+            self.legal_moves(position, ply)
+        } else {
+            position.legal_moves(&self.rules)
+        };
+        for mv in moves.iter().copied() {
+            if goats_to_move {
+                let blocks = landings.contains(mv.to());
+                let escapes = mv.from().is_some_and(|from| threatened.contains(from));
+                if !blocks && !escapes {
+                    continue;
+                }
+            } else if !mv.is_capture() {
                 break;
             }
             let child = position.played(mv);
             self.path.push(child.board_key());
-            let value = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            let next_evasions = evasions - i32::from(goats_to_move);
+            let value = -self.quiescence(&child, -beta, -alpha, ply + 1, next_evasions);
             self.path.pop();
             if self.aborted {
                 return 0;
