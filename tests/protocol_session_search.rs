@@ -153,3 +153,47 @@ fn repetition_draw_is_reported_at_go() {
         ["info string game over: draw by repetition", "bestmove 0000"]
     );
 }
+
+/// The moves a fresh session plays with `options` from a few positions.
+fn moves_played(options: &[&str]) -> Vec<String> {
+    let (mut session, out) = session();
+    for option in options {
+        assert!(send(&mut session, &out, option).is_empty(), "{option}");
+    }
+    let mut moves = Vec::new();
+    for position in [
+        "startpos",
+        "startpos moves c3",
+        "startpos moves c3 a1b1 b3",
+        "fen T3T/5/5/G4/T3T t 19 0",
+    ] {
+        send(&mut session, &out, &format!("position {position}"));
+        out.take();
+        session.handle_line("go depth 2");
+        moves.push(wait_bestmove(&out));
+    }
+    moves
+}
+
+#[test]
+fn same_options_and_seed_give_the_same_moves() {
+    for strategy in ["random", "greedy", "search"] {
+        let options = [
+            &format!("setoption name Strategy value {strategy}") as &str,
+            "setoption name Seed value 12345",
+        ];
+        let first = moves_played(&options);
+        assert_eq!(moves_played(&options), first, "{strategy}");
+    }
+    let random = |seed: u32| {
+        moves_played(&[
+            "setoption name Strategy value random",
+            &format!("setoption name Seed value {seed}"),
+        ])
+    };
+    let runs: Vec<Vec<String>> = (1..=4).map(random).collect();
+    assert!(
+        runs.iter().any(|run| *run != runs[0]),
+        "the seed changes the random player's moves"
+    );
+}
