@@ -375,3 +375,29 @@ fn end_of_input_lets_a_perft_finish() {
         .expect("exits after the perft")
         .success());
 }
+
+#[test]
+fn long_searches_announce_the_root_move() {
+    let mut engine = EngineProcess::start();
+    engine.send("position startpos moves c3");
+    engine.send("go infinite");
+    let lines = engine.read_until(Duration::from_secs(30), |l| l.contains(" currmove "));
+    engine.send("stop");
+    let mut all = lines.clone();
+    all.extend(engine.read_bestmove(PROMPT));
+    let game = game_after("c3");
+    let tokens: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+    assert_eq!(tokens[..2], ["info", "depth"]);
+    assert!(tokens[2].parse::<u32>().is_ok());
+    assert_eq!(tokens[3], "currmove");
+    let mv: Move = tokens[4].parse().unwrap();
+    assert!(game.check_move(mv).is_ok(), "{mv}");
+    assert_eq!(tokens[5], "currmovenumber");
+    let number: usize = tokens[6].parse().unwrap();
+    assert!((1..=game.legal_moves().len()).contains(&number));
+    let searches: Vec<String> = all
+        .into_iter()
+        .filter(|l| !l.contains(" currmove "))
+        .collect();
+    check_search_output(&game, &searches);
+}
