@@ -20,6 +20,7 @@ pub struct Stdout;
 
 impl Output for Stdout {
     fn line(&self, text: &str) {
+        log::debug!(">> {text}");
         let mut out = std::io::stdout().lock();
         if let Err(error) = writeln!(out, "{text}").and_then(|()| out.flush()) {
             log::debug!("stdout: {error}");
