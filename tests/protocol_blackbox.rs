@@ -88,6 +88,7 @@ fn every_limit_kind_returns_a_legal_move_in_time() {
             Duration::from_millis(1000),
         ),
         ("go depth 50 movetime 150", Duration::from_millis(150 + 400)),
+        ("go mate 2", PROMPT),
     ] {
         engine.send(&format!("position startpos moves {moves}"));
         let started = Instant::now();

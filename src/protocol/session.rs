@@ -222,7 +222,7 @@ impl Session {
             return Ok(());
         }
         let limits = Limits {
-            depth: params.depth,
+            depth: params.depth_limit(),
             nodes: params.nodes,
             movetime: params.movetime,
             infinite: params.infinite,
