@@ -88,6 +88,7 @@ fn every_limit_kind_returns_a_legal_move_in_time() {
             Duration::from_millis(1000),
         ),
         ("go depth 50 movetime 150", Duration::from_millis(150 + 400)),
+        ("go mate 2", PROMPT),
     ] {
         engine.send(&format!("position startpos moves {moves}"));
         let started = Instant::now();
@@ -225,7 +226,23 @@ fn a_megabyte_line_is_handled() {
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(lines[0].starts_with("info string error: "), "{lines:?}");
     engine.send(&"x".repeat(1 << 20));
-    assert_eq!(engine.sync().len(), 1);
+    let lines = engine.sync();
+    assert_eq!(lines.len(), 1);
+    assert!(
+        lines[0].starts_with("info string error: unknown command \"xxx")
+            && lines[0].ends_with("...")
+    );
+    assert!(
+        lines[0].len() < 300,
+        "error messages are cut: {} bytes",
+        lines[0].len()
+    );
+    engine.send("position startpos moves c3\u{1b}[2J");
+    let lines = engine.sync();
+    assert!(
+        lines[0].contains("\\u{1b}") && !lines[0].contains('\u{1b}'),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -342,3 +359,46 @@ fn bench_is_deterministic_on_the_command_line_and_in_the_protocol() {
 
 /// A small depth keeps the test quick; the node count is what matters.
 const BENCH_DEPTH: &str = "3";
+
+#[test]
+fn end_of_input_lets_a_perft_finish() {
+    let mut engine = EngineProcess::start();
+    engine.send("go perft 5");
+    engine.close_stdin();
+    let lines = engine.read_until(PROMPT, |l| l.starts_with("Nodes searched: "));
+    let mut game = Game::startpos(Rules::default());
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!("Nodes searched: {}", baghchal::perft(&mut game, 5))
+    );
+    assert!(engine
+        .wait_exit(PROMPT)
+        .expect("exits after the perft")
+        .success());
+}
+
+#[test]
+fn long_searches_announce_the_root_move() {
+    let mut engine = EngineProcess::start();
+    engine.send("position startpos moves c3");
+    engine.send("go infinite");
+    let lines = engine.read_until(Duration::from_secs(30), |l| l.contains(" currmove "));
+    engine.send("stop");
+    let mut all = lines.clone();
+    all.extend(engine.read_bestmove(PROMPT));
+    let game = game_after("c3");
+    let tokens: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+    assert_eq!(tokens[..2], ["info", "depth"]);
+    assert!(tokens[2].parse::<u32>().is_ok());
+    assert_eq!(tokens[3], "currmove");
+    let mv: Move = tokens[4].parse().unwrap();
+    assert!(game.check_move(mv).is_ok(), "{mv}");
+    assert_eq!(tokens[5], "currmovenumber");
+    let number: usize = tokens[6].parse().unwrap();
+    assert!((1..=game.legal_moves().len()).contains(&number));
+    let searches: Vec<String> = all
+        .into_iter()
+        .filter(|l| !l.contains(" currmove "))
+        .collect();
+    check_search_output(&game, &searches);
+}

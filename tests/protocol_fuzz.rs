@@ -179,11 +179,14 @@ fn random_line(rng: &mut StdRng) -> String {
             )
         }
     };
-    // A line that is just `quit` would end the run; everything else must be survived.
-    if line.split_whitespace().next() == Some("quit") {
-        return "isready".to_string();
+    // A line that is just `quit` would end the run; everything else must be survived. A plain
+    // `bench` is valid but takes seconds at its default depth: keep it to depth 1.
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    match tokens[..] {
+        ["quit", ..] => "isready".to_string(),
+        ["bench"] => "bench 1".to_string(),
+        _ => line,
     }
-    line
 }
 
 fn is_move(text: &str) -> bool {
@@ -216,6 +219,23 @@ fn is_protocol_line(line: &str) -> bool {
     }
 }
 
+/// After `stop`, a `go depth 1` gets its `bestmove` (retried while a perft or bench finishes).
+fn search_still_works(engine: &mut EngineProcess, batch: usize) {
+    engine.send("stop");
+    for _ in 0..600 {
+        engine.send("go depth 1");
+        let lines = engine.read_until(Duration::from_secs(30), |l| {
+            l.starts_with("bestmove")
+                || l.contains("not allowed while a search, perft or bench runs")
+        });
+        if lines.last().is_some_and(|l| l.starts_with("bestmove")) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("batch {batch}: go never ran");
+}
+
 #[test]
 fn the_engine_survives_random_and_mutated_lines() {
     let seed = std::env::var("PROTOCOL_FUZZ_SEED")
@@ -240,6 +260,7 @@ fn the_engine_survives_random_and_mutated_lines() {
             );
         }
         assert!(engine.is_running(), "batch {batch}: the engine exited");
+        search_still_works(&mut engine, batch);
     }
     engine.send("stop");
     engine.send("quit");

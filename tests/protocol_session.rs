@@ -1,39 +1,11 @@
-//! In-process tests of the protocol session: lines in, lines out, no process or pipes.
+//! In-process tests of the protocol session: options, positions, debug commands, bad input.
 
-use baghchal::protocol::{Flow, Memory, Session};
-use baghchal::{Game, Move, Rules};
-use std::sync::Arc;
+mod protocol_support;
+
+use baghchal::protocol::Flow;
+use baghchal::{Game, Rules};
+use protocol_support::session::{is_error, send, session, wait_bestmove, WAIT};
 use std::time::Duration;
-
-const WAIT: Duration = Duration::from_secs(20);
-
-fn session() -> (Session, Arc<Memory>) {
-    let out = Arc::new(Memory::new());
-    (Session::new(out.clone()), out)
-}
-
-/// Sends `line` and returns what it printed at once (searches may print more later).
-fn send(session: &mut Session, out: &Memory, line: &str) -> Vec<String> {
-    out.take();
-    assert_eq!(session.handle_line(line), Flow::Continue, "{line}");
-    out.take()
-}
-
-fn wait_bestmove(out: &Memory) -> String {
-    out.wait_for(WAIT, |l| l.starts_with("bestmove"))
-        .expect("a bestmove")
-}
-
-fn bestmove_count(out: &Memory) -> usize {
-    out.lines()
-        .iter()
-        .filter(|l| l.starts_with("bestmove"))
-        .count()
-}
-
-fn is_error(lines: &[String]) -> bool {
-    lines.len() == 1 && lines[0].starts_with("info string error: ")
-}
 
 #[test]
 fn handshake_lists_every_option_in_order_then_uciok() {
@@ -190,107 +162,6 @@ fn rule_changes_replay_the_game_or_are_refused() {
 }
 
 #[test]
-fn go_depth_returns_one_legal_bestmove_after_a_final_info() {
-    let (mut session, out) = session();
-    send(&mut session, &out, "position startpos moves c3");
-    out.take();
-    assert_eq!(session.handle_line("go depth 2"), Flow::Continue);
-    let best = wait_bestmove(&out);
-    let lines = out.lines();
-    let at = lines.iter().position(|l| *l == best).unwrap();
-    assert!(lines[at - 1].starts_with("info depth "), "{lines:?}");
-    assert!(lines[at - 1].contains(&format!(" pv {}", &best[9..].split(' ').next().unwrap())));
-    let mv: Move = best.split(' ').nth(1).unwrap().parse().unwrap();
-    assert!(session.game().check_move(mv).is_ok());
-    std::thread::sleep(Duration::from_millis(50));
-    assert_eq!(bestmove_count(&out), 1);
-    send(&mut session, &out, "stop");
-    assert_eq!(
-        bestmove_count(&out),
-        0,
-        "stop after the search printed another bestmove"
-    );
-}
-
-#[test]
-fn infinite_search_answers_isready_and_reports_only_after_stop() {
-    let (mut session, out) = session();
-    send(&mut session, &out, "go infinite depth 1");
-    std::thread::sleep(Duration::from_millis(100));
-    assert_eq!(bestmove_count(&out), 0, "go infinite must wait for stop");
-    assert_eq!(send(&mut session, &out, "isready"), ["readyok"]);
-    for busy in [
-        "go depth 1",
-        "setoption name Hash value 2",
-        "ucinewgame",
-        "go perft 1",
-        "bench 1",
-        "eval",
-    ] {
-        let lines = send(&mut session, &out, busy);
-        assert!(
-            is_error(&lines) && lines[0].contains("send stop first"),
-            "{busy}: {lines:?}"
-        );
-    }
-    out.take();
-    session.handle_line("stop");
-    assert_eq!(bestmove_count(&out), 1, "bestmove is out when stop returns");
-    session.handle_line("stop");
-    assert_eq!(bestmove_count(&out), 1);
-}
-
-#[test]
-fn ponder_waits_for_ponderhit() {
-    let (mut session, out) = session();
-    send(&mut session, &out, "go ponder depth 1");
-    std::thread::sleep(Duration::from_millis(100));
-    assert_eq!(bestmove_count(&out), 0);
-    session.handle_line("ponderhit");
-    wait_bestmove(&out);
-    assert_eq!(bestmove_count(&out), 1);
-    assert!(
-        send(&mut session, &out, "ponderhit").is_empty(),
-        "ponderhit when idle is ignored"
-    );
-    assert!(
-        send(&mut session, &out, "stop").is_empty(),
-        "stop when idle is ignored"
-    );
-}
-
-#[test]
-fn finished_position_reports_the_reason_and_0000() {
-    let (mut session, out) = session();
-    send(&mut session, &out, "setoption name CapturesToWin value 1");
-    send(&mut session, &out, "position fen T3T/5/5/5/T3T g 19 1");
-    let lines = send(&mut session, &out, "go depth 3");
-    assert_eq!(
-        lines,
-        [
-            "info string game over: tigers win by captures",
-            "bestmove 0000"
-        ]
-    );
-    let lines = send(&mut session, &out, "go infinite");
-    assert_eq!(lines, ["info string game over: tigers win by captures"]);
-    assert_eq!(send(&mut session, &out, "stop"), ["bestmove 0000"]);
-}
-
-#[test]
-fn searchmoves_restrict_the_root_and_must_be_legal() {
-    let (mut session, out) = session();
-    let lines = send(&mut session, &out, "go depth 2 searchmoves c3 a1b1");
-    assert!(
-        is_error(&lines) && lines[0].contains("searchmoves index 1"),
-        "{lines:?}"
-    );
-    out.take();
-    session.handle_line("go depth 2 searchmoves e3");
-    assert_eq!(wait_bestmove(&out).split(' ').nth(1), Some("e3"));
-}
-
-#[test]
 fn go_perft_prints_divide_then_total() {
     let (mut session, out) = session();
     session.handle_line("go perft 3");
@@ -364,4 +235,41 @@ fn garbage_gets_errors_and_the_session_keeps_working() {
     session.handle_line("go depth 1");
     wait_bestmove(&out);
     assert_eq!(session.handle_line("quit"), Flow::Quit);
+}
+
+#[test]
+fn extra_tokens_and_bad_debug_are_rejected() {
+    let (mut session, out) = session();
+    for line in [
+        "isready now",
+        "quit please",
+        "stop it",
+        "debug",
+        "debug maybe",
+        "debug on off",
+        "bench 1 2",
+        "go perft",
+    ] {
+        assert!(is_error(&send(&mut session, &out, line)), "{line}");
+    }
+    assert_eq!(
+        send(&mut session, &out, "isready now"),
+        ["info string error: unexpected token \"now\" in isready"]
+    );
+    assert!(
+        send(&mut session, &out, "setoption name Clear Hash value").is_empty(),
+        "empty button value"
+    );
+}
+
+#[test]
+fn ucinewgame_returns_to_the_start_position() {
+    let (mut session, out) = session();
+    send(&mut session, &out, "position startpos moves c3 a1b1");
+    assert!(send(&mut session, &out, "ucinewgame").is_empty());
+    assert_eq!(session.game().ply(), 0);
+    assert_eq!(
+        session.game().position().to_string(),
+        baghchal::START_POSITION
+    );
 }

@@ -85,3 +85,47 @@ fn stop_ends_an_infinite_search_quickly() {
         .check_move(result.best_move.unwrap())
         .is_ok());
 }
+
+#[test]
+fn ponder_search_waits_for_ponderhit_then_keeps_the_clock() {
+    let mut engine = Engine::new(EngineOptions::default());
+    let (sender, receiver) = std::sync::mpsc::channel();
+    engine.go(
+        Limits {
+            ponder: true,
+            movetime: Some(std::time::Duration::from_millis(100)),
+            ..Limits::default()
+        },
+        Box::new(Collect(sender, Vec::new())),
+    );
+    // Pondering ignores the clock.
+    assert!(receiver
+        .recv_timeout(std::time::Duration::from_millis(300))
+        .is_err());
+    assert!(engine.is_searching());
+    let hit = std::time::Instant::now();
+    engine.ponderhit();
+    let (_, result) = receiver
+        .recv_timeout(std::time::Duration::from_secs(2))
+        .unwrap();
+    assert!(hit.elapsed() < std::time::Duration::from_millis(400));
+    assert!(result.best_move.is_some());
+    engine.wait();
+    assert!(!engine.is_searching());
+}
+
+#[test]
+fn go_at_a_finished_position_reports_no_move() {
+    let rules = Rules {
+        captures_to_win: 1,
+        ..Rules::default()
+    };
+    let mut engine = engine_at("T3T/5/5/5/T3T g 19 1", rules);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    engine.go(depth(5), Box::new(Collect(sender, Vec::new())));
+    let (_, result) = receiver
+        .recv_timeout(std::time::Duration::from_secs(2))
+        .unwrap();
+    assert_eq!(result.best_move, None);
+    assert!(result.info.is_none());
+}

@@ -249,3 +249,111 @@ fn parse_bench(rest: &[&str]) -> Result<Command, CommandError> {
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Result<Option<Command>, CommandError> {
+        parse_line(line)
+    }
+
+    #[test]
+    fn blank_lines_are_no_command() {
+        assert_eq!(parse(""), Ok(None));
+        assert_eq!(parse(" \t \r"), Ok(None));
+    }
+
+    #[test]
+    fn setoption_names_and_values_may_hold_spaces() {
+        let command = parse("setoption name Move   Overhead value 12")
+            .unwrap()
+            .unwrap();
+        let expected = Command::SetOption {
+            name: "Move Overhead".to_string(),
+            value: Some("12".to_string()),
+        };
+        assert_eq!(command, expected);
+        let command = parse("setoption name Clear Hash").unwrap().unwrap();
+        assert!(matches!(command, Command::SetOption { value: None, .. }));
+        assert!(matches!(
+            parse("setoption name value 3"),
+            Err(CommandError::Missing { .. })
+        ));
+        assert!(matches!(
+            parse("setoption Hash"),
+            Err(CommandError::UnexpectedToken { .. })
+        ));
+    }
+
+    #[test]
+    fn position_takes_startpos_or_a_position_string_and_moves() {
+        let Some(Command::Position { start, moves }) =
+            parse("position startpos moves c3 a1b1").unwrap()
+        else {
+            panic!("a position command");
+        };
+        assert_eq!(start, Position::startpos());
+        assert_eq!(moves.len(), 2);
+        let command = parse("position fen T3T/5/2G2/5/T3T t 19 0 9")
+            .unwrap()
+            .unwrap();
+        assert!(matches!(command, Command::Position { ref moves, .. } if moves.is_empty()));
+        assert!(matches!(
+            parse("position fen T3T/5 g 20 0"),
+            Err(CommandError::BadPosition(_))
+        ));
+        assert!(matches!(
+            parse("position startpos moves c3 x"),
+            Err(CommandError::BadMove { index: 1, .. })
+        ));
+        let many = format!(
+            "position startpos moves{}",
+            " c3".repeat(MAX_POSITION_MOVES + 1)
+        );
+        assert!(matches!(
+            parse(&many),
+            Err(CommandError::TooManyMoves { .. })
+        ));
+    }
+
+    #[test]
+    fn commands_are_case_sensitive_and_first() {
+        assert_eq!(
+            parse("UCI"),
+            Err(CommandError::UnknownCommand("UCI".to_string()))
+        );
+        assert_eq!(
+            parse("joho quit"),
+            Err(CommandError::UnknownCommand("joho".to_string()))
+        );
+        assert_eq!(parse("go perft 3"), Ok(Some(Command::Perft(3))));
+        assert!(matches!(
+            parse("go perft 11"),
+            Err(CommandError::OutOfRange { .. })
+        ));
+        assert_eq!(parse("bench"), Ok(Some(Command::Bench(None))));
+    }
+
+    #[test]
+    fn parse_int_tells_junk_from_out_of_range() {
+        assert_eq!(parse_int("n", "+5", 0, 9), Ok(5));
+        assert!(matches!(
+            parse_int("n", "-", 0, 9),
+            Err(CommandError::NotANumber { .. })
+        ));
+        assert!(matches!(
+            parse_int("n", "1e3", 0, 9),
+            Err(CommandError::NotANumber { .. })
+        ));
+        assert!(matches!(
+            parse_int("n", "10", 0, 9),
+            Err(CommandError::OutOfRange { .. })
+        ));
+        let huge = "9".repeat(40);
+        assert!(matches!(
+            parse_int("n", &huge, 0, 9),
+            Err(CommandError::OutOfRange { .. })
+        ));
+    }
+}

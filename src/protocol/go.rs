@@ -26,6 +26,9 @@ pub struct GoParams {
     pub depth: Option<u32>,
     /// Node limit.
     pub nodes: Option<u64>,
+    /// `mate <moves>`: look for a mate in that many moves (searched as a depth limit of twice
+    /// as many plies).
+    pub mate: Option<u32>,
     /// Search until `stop`; `bestmove` only after `stop`.
     pub infinite: bool,
     /// Ponder: no time limit until `ponderhit`; `bestmove` only after `stop` or `ponderhit`.
@@ -35,7 +38,7 @@ pub struct GoParams {
 }
 
 /// Keywords `go` knows, so `searchmoves` knows where its list ends.
-const KEYWORDS: [&str; 16] = [
+const KEYWORDS: [&str; 17] = [
     "wtime",
     "btime",
     "winc",
@@ -48,6 +51,7 @@ const KEYWORDS: [&str; 16] = [
     "movetime",
     "depth",
     "nodes",
+    "mate",
     "infinite",
     "ponder",
     "searchmoves",
@@ -155,6 +159,10 @@ impl GoParams {
                 let nodes = parse_int(keyword, value, 1, i64::MAX)? as u64;
                 set_once(&mut self.nodes, keyword, nodes)
             }
+            "mate" => {
+                let moves = parse_int(keyword, value, 1, i64::from(MAX_GO_DEPTH / 2))? as u32;
+                set_once(&mut self.mate, keyword, moves)
+            }
             // "perft" after other go keywords.
             _ => Err(CommandError::UnexpectedToken {
                 command: "go",
@@ -163,9 +171,13 @@ impl GoParams {
         }
     }
 
-    /// Whether the search holds its `bestmove` until `stop` (or `ponderhit` for ponder).
-    pub fn holds_bestmove(&self) -> bool {
-        self.infinite || self.ponder
+    /// The depth limit: `depth`, or twice `mate` in plies, whichever is smaller.
+    pub fn depth_limit(&self) -> Option<u32> {
+        let mate_depth = self.mate.map(|moves| moves * 2);
+        match (self.depth, mate_depth) {
+            (Some(depth), Some(mate)) => Some(depth.min(mate)),
+            (depth, mate) => depth.or(mate),
+        }
     }
 }
 
@@ -244,7 +256,11 @@ mod tests {
             Err(CommandError::Repeated { .. })
         ));
         assert!(matches!(
-            parse("mate 3"),
+            parse("mate 0"),
+            Err(CommandError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            parse("matein 3"),
             Err(CommandError::UnexpectedToken { .. })
         ));
         assert!(matches!(
@@ -259,6 +275,14 @@ mod tests {
             parse("depth 3 perft 2"),
             Err(CommandError::UnexpectedToken { .. })
         ));
+    }
+
+    #[test]
+    fn mate_is_a_depth_limit_in_moves() {
+        assert_eq!(parse("mate 3").unwrap().depth_limit(), Some(6));
+        assert_eq!(parse("mate 3 depth 4").unwrap().depth_limit(), Some(4));
+        assert_eq!(parse("depth 9").unwrap().depth_limit(), Some(9));
+        assert_eq!(parse("movetime 9").unwrap().depth_limit(), None);
     }
 
     #[test]

@@ -73,6 +73,7 @@ pub fn run() {
     for input in receiver {
         match input {
             Input::Line(line) => {
+                log::debug!("<< {line}");
                 if session.handle_line(&line) == Flow::Quit {
                     return;
                 }

@@ -307,6 +307,12 @@ mod tests {
     }
 
     #[test]
+    fn defaults_match_the_engine_defaults() {
+        let ours = format!("{:?}", Settings::default().engine);
+        assert_eq!(ours, format!("{:?}", EngineOptions::default()));
+    }
+
+    #[test]
     fn names_are_case_insensitive_and_values_checked() {
         let settings = Settings::default();
         let (next, effect) = settings.with_option("move  OVERHEAD", Some("100")).unwrap();

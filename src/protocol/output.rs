@@ -20,6 +20,7 @@ pub struct Stdout;
 
 impl Output for Stdout {
     fn line(&self, text: &str) {
+        log::debug!(">> {text}");
         let mut out = std::io::stdout().lock();
         if let Err(error) = writeln!(out, "{text}").and_then(|()| out.flush()) {
             log::debug!("stdout: {error}");
@@ -144,9 +145,48 @@ pub fn format_bestmove(best: Option<Move>, ponder: Option<Move>) -> String {
     }
 }
 
+/// Longest error message printed, in characters; longer ones are cut with `...`.
+pub const MAX_MESSAGE_CHARS: usize = 200;
+
+/// `text` made safe for one protocol line: control characters escaped (`\u{1b}`), cut to
+/// `max_chars` characters with `...`. Error messages quote user input, which may be anything.
+pub fn printable(text: &str, max_chars: usize) -> String {
+    let mut out = String::new();
+    for (count, c) in text.chars().enumerate() {
+        if count == max_chars {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// `info string <text>`, one line per line of `text`.
 pub fn info_string(out: &dyn Output, text: &str) {
     for line in text.lines() {
         out.line(&format!("info string {line}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printable_escapes_control_characters_and_cuts_long_text() {
+        assert_eq!(printable("a\u{0}b\u{1b}[31m", 100), "a\\u{0}b\\u{1b}[31m");
+        assert_eq!(printable("tigers 🐅", 100), "tigers 🐅");
+        assert_eq!(printable(&"x".repeat(300), 5), "xxxxx...");
+    }
+
+    #[test]
+    fn nps_handles_zero_time() {
+        assert_eq!(nps(1000, Duration::ZERO), 0);
+        assert_eq!(nps(1000, Duration::from_millis(500)), 2000);
     }
 }

@@ -5,7 +5,7 @@ use super::command::{parse_line, Command};
 use super::error::CommandError;
 use super::go::GoParams;
 use super::options::{Effect, Settings, OPTIONS};
-use super::output::{info_string, Output};
+use super::output::{info_string, printable, Output, MAX_MESSAGE_CHARS};
 use super::report::{self, Job};
 use super::slot::{Observer, SearchSlot};
 use crate::engine::{Engine, Limits, SearchResult};
@@ -77,7 +77,8 @@ impl Session {
 
     /// Reports an error found outside [`Session::handle_line`] (e.g. by the line reader).
     pub fn error(&self, error: &CommandError) {
-        self.out.line(&format!("info string error: {error}"));
+        let message = printable(&error.to_string(), MAX_MESSAGE_CHARS);
+        self.out.line(&format!("info string error: {message}"));
     }
 
     /// `quit`: ends a running search (its `bestmove` is printed) and waits for it. A running
@@ -221,7 +222,7 @@ impl Session {
             return Ok(());
         }
         let limits = Limits {
-            depth: params.depth,
+            depth: params.depth_limit(),
             nodes: params.nodes,
             movetime: params.movetime,
             infinite: params.infinite,

@@ -21,6 +21,8 @@ struct Inner {
     hold_ponder: bool,
     /// The searched game, to check every pv before printing it.
     game: Game,
+    /// The last info line printed, so the final one is not printed twice.
+    last_info: Option<SearchInfo>,
 }
 
 /// The shared state of one `go`.
@@ -38,6 +40,7 @@ impl SearchSlot {
                 hold_infinite: infinite,
                 hold_ponder: ponder,
                 game,
+                last_info: None,
             }),
             out,
         })
@@ -117,7 +120,13 @@ impl SearchSlot {
             if info.pv.first() != Some(&best) {
                 info.pv = vec![best];
             }
-            self.out.line(&format_info(&info));
+            if !inner
+                .last_info
+                .as_ref()
+                .is_some_and(|last| same_report(last, &info))
+            {
+                self.out.line(&format_info(&info));
+            }
         }
         self.out.line(&format_bestmove(best, ponder));
     }
@@ -127,7 +136,17 @@ impl SearchSlot {
         let mut info = info.clone();
         info.pv = legal_prefix(&mut inner.game, &info.pv);
         self.out.line(&format_info(&info));
+        inner.last_info = Some(info);
     }
+}
+
+/// Whether two reports say the same (time aside): then the final line need not be repeated.
+fn same_report(a: &SearchInfo, b: &SearchInfo) -> bool {
+    (
+        a.depth, a.seldepth, a.multipv, a.score, a.bound, a.wdl, a.nodes, &a.pv,
+    ) == (
+        b.depth, b.seldepth, b.multipv, b.score, b.bound, b.wdl, b.nodes, &b.pv,
+    )
 }
 
 /// The longest prefix of `moves` that is legal in `game` (which is left as it was).

@@ -20,7 +20,11 @@ const CORNERS: Bitboard = Bitboard((1 << 0) | (1 << 4) | (1 << 20) | (1 << 24));
 const EDGES: Bitboard = Bitboard(0b11111_10001_10001_10001_11111 & !CORNERS.0);
 
 /// Names of the evaluation terms, in the order [`terms`] returns them.
-pub const TERM_NAMES: [&str; 9] = [
+/// Number of terms, the total included.
+pub const TERM_COUNT: usize = 10;
+
+/// Names of the evaluation terms, in the order [`terms`] returns them.
+pub const TERM_NAMES: [&str; TERM_COUNT] = [
     "captured",
     "tiger_mobility",
     "trapped_tigers",
@@ -29,6 +33,7 @@ pub const TERM_NAMES: [&str; 9] = [
     "goat_edges",
     "goat_links",
     "tiger_space",
+    "tiger_region",
     "total",
 ];
 
@@ -55,6 +60,28 @@ pub fn capture_landings(position: &Position) -> Bitboard {
     landings
 }
 
+/// The points next to some point of `set` along a line.
+fn neighbours(set: Bitboard) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    for (dir, &from) in STEP_FROM.iter().enumerate() {
+        out |= shift(set & from, dir);
+    }
+    out
+}
+
+/// Empty points the tigers can reach by steps through empty points.
+pub fn tiger_region(position: &Position) -> Bitboard {
+    let empty = position.empty();
+    let mut region = position.tigers();
+    loop {
+        let grown = region | (neighbours(region) & empty);
+        if grown == region {
+            return region & empty;
+        }
+        region = grown;
+    }
+}
+
 /// Moves available to the tiger on `square` (steps and captures).
 fn tiger_moves(position: &Position, square: Square, empty: Bitboard) -> u32 {
     let mut count = (NEIGHBOURS[square.index()] & empty).count();
@@ -68,7 +95,7 @@ fn tiger_moves(position: &Position, square: Square, empty: Bitboard) -> u32 {
 }
 
 /// All terms from the goats' view, without the total.
-fn goat_terms(position: &Position, rules: &Rules, params: &Params) -> [Value; 8] {
+fn goat_terms(position: &Position, rules: &Rules, params: &Params) -> [Value; TERM_COUNT - 1] {
     let goats = position.goats();
     let tigers = position.tigers();
     let empty = position.empty();
@@ -137,30 +164,31 @@ fn goat_terms(position: &Position, rules: &Rules, params: &Params) -> [Value; 8]
             + params.edge_goat * (goats & EDGES).count() as Value,
         params.goat_link * links,
         -params.tiger_space * tiger_space.count() as Value,
+        -params.tiger_region * tiger_region(position).count() as Value,
     ]
 }
 
 /// The evaluation terms from the side to move's view, the total last (same order as
 /// [`TERM_NAMES`]).
-pub fn terms(position: &Position, rules: &Rules, params: &Params) -> [Value; 9] {
+pub fn terms(position: &Position, rules: &Rules, params: &Params) -> [Value; TERM_COUNT] {
     let goat_view = goat_terms(position, rules, params);
     let sign = if position.side_to_move() == Side::Goats {
         1
     } else {
         -1
     };
-    let mut out = [0; 9];
+    let mut out = [0; TERM_COUNT];
     for (slot, value) in out.iter_mut().zip(goat_view) {
         *slot = sign * value;
     }
-    out[8] = out[..8].iter().sum();
+    out[TERM_COUNT - 1] = out[..TERM_COUNT - 1].iter().sum();
     out
 }
 
 /// The static evaluation from the side to move's view.
 #[inline]
 pub fn evaluate(position: &Position, rules: &Rules, params: &Params) -> Value {
-    terms(position, rules, params)[8]
+    terms(position, rules, params)[TERM_COUNT - 1]
 }
 
 #[cfg(test)]
@@ -200,7 +228,7 @@ mod tests {
     fn terms_sum_to_total() {
         let p = position("T3T/1GGG1/1G1G1/1GGG1/T3T t 12 0");
         let t = terms(&p, &Rules::default(), &Params::default());
-        assert_eq!(t[..8].iter().sum::<Value>(), t[8]);
+        assert_eq!(t[..TERM_COUNT - 1].iter().sum::<Value>(), t[TERM_COUNT - 1]);
         assert_eq!(t.len(), TERM_NAMES.len());
     }
 }

@@ -30,10 +30,16 @@ pub struct Params {
     pub goat_link: Value,
     /// Per empty point next to a tiger.
     pub tiger_space: Value,
+    /// Per empty point the tigers can reach through empty points.
+    pub tiger_region: Value,
     /// Reverse futility margin per ply (0 = off).
     pub futility_margin: Value,
     /// Late move reductions on (1) or off (0).
     pub reductions: Value,
+    /// Null move pruning on (1) or off (0).
+    pub null_move: Value,
+    /// Goat turns in quiescence that try moves against capture threats.
+    pub goat_evasions: Value,
     /// Initial aspiration half-window.
     pub aspiration: Value,
 }
@@ -53,8 +59,11 @@ impl Default for Params {
             edge_goat: 5,
             goat_link: 2,
             tiger_space: 3,
+            tiger_region: 0,
             futility_margin: 90,
             reductions: 1,
+            null_move: 0,
+            goat_evasions: 0,
             aspiration: 35,
         }
     }
@@ -75,8 +84,11 @@ impl Params {
             "edge_goat" => &mut self.edge_goat,
             "goat_link" => &mut self.goat_link,
             "tiger_space" => &mut self.tiger_space,
+            "tiger_region" => &mut self.tiger_region,
             "futility_margin" => &mut self.futility_margin,
             "reductions" => &mut self.reductions,
+            "null_move" => &mut self.null_move,
+            "goat_evasions" => &mut self.goat_evasions,
             "aspiration" => &mut self.aspiration,
             _ => return None,
         })

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::{Move, MoveList, Position, Repetition, Rules, Side};
+use crate::{Move, MoveList, Position, Repetition, Rules};
 
 use super::eval::evaluate;
 use super::history::GameKeys;
@@ -14,6 +14,8 @@ use super::score::{
 };
 use super::time::{Control, TimePlan};
 use super::tt::TranspositionTable;
+
+mod quiescence;
 
 /// Nodes between two looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 1024;
@@ -44,6 +46,8 @@ pub struct Worker<'a> {
     game_keys: &'a GameKeys,
     pub(crate) heuristics: Heuristics,
     pv: Vec<Vec<Move>>,
+    /// Whether the move into each ply was a null move.
+    null_played: Vec<bool>,
     /// Whether aborting is allowed (not during the first iteration).
     pub(crate) can_abort: bool,
     /// Set once the search must unwind; results after it are discarded.
@@ -84,6 +88,7 @@ impl<'a> Worker<'a> {
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
+            null_played: vec![false; MAX_PLY + 2],
             can_abort: false,
             aborted: false,
         }
@@ -177,7 +182,7 @@ impl<'a> Worker<'a> {
     ) -> Value {
         self.pv[ply].clear();
         if depth <= 0 {
-            return self.quiescence(position, alpha, beta, ply);
+            return self.quiescence(position, alpha, beta, ply, self.params.goat_evasions);
         }
         self.count_node();
         if self.aborted {
@@ -236,6 +241,44 @@ impl<'a> Worker<'a> {
             && !position.has_capture()
         {
             return static_eval;
+        }
+
+        // Null move: if passing still holds beta, a real move surely does.
+        if self.params.null_move != 0
+            && !pv_node
+            && depth >= 3
+            && static_eval >= beta
+            && !is_mate(beta)
+            && !self.null_played[ply]
+        {
+            let passed = Position::from_parts(
+                position.tigers(),
+                position.goats(),
+                position.side_to_move().opposite(),
+                position.goats_in_hand(),
+                position.goats_captured(),
+            );
+            if let Ok(passed) = passed {
+                self.path.push(passed.board_key());
+                self.null_played[ply + 1] = true;
+                let reduction = 2 + depth / 4;
+                let value = -self.search(
+                    &passed,
+                    depth - 1 - reduction,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                );
+                self.null_played[ply + 1] = false;
+                self.path.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if value >= beta {
+                    return if is_mate(value) { beta } else { value };
+                }
+            }
         }
 
         let mut scores = [0i32; crate::movelist::MAX_MOVES];
@@ -316,59 +359,5 @@ impl<'a> Worker<'a> {
             bound,
         );
         best_value
-    }
-
-    /// Quiescence: the tigers try their captures, the goats stand on the evaluation (which
-    /// counts the goats they leave en prise).
-    fn quiescence(
-        &mut self,
-        position: &Position,
-        mut alpha: Value,
-        beta: Value,
-        ply: usize,
-    ) -> Value {
-        self.pv[ply].clear();
-        self.count_node();
-        if self.aborted {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if position.is_captures_reached(&self.rules) {
-            return mated_in(ply);
-        }
-        if self.rules.repetition == Repetition::Draw && self.occurred_before(self.path[ply], ply) {
-            return DRAW;
-        }
-        if position.count_moves(&self.rules) == 0 {
-            return mated_in(ply);
-        }
-        let stand_pat = evaluate(position, &self.rules, self.params);
-        if stand_pat >= beta || ply >= MAX_PLY - 2 || position.side_to_move() == Side::Goats {
-            return stand_pat;
-        }
-        alpha = alpha.max(stand_pat);
-        let mut best = stand_pat;
-        for mv in position.legal_moves(&self.rules).iter().copied() {
-            if !mv.is_capture() {
-                break;
-            }
-            let child = position.played(mv);
-            self.path.push(child.board_key());
-            let value = -self.quiescence(&child, -beta, -alpha, ply + 1);
-            self.path.pop();
-            if self.aborted {
-                return 0;
-            }
-            if value > best {
-                best = value;
-                if value > alpha {
-                    alpha = value;
-                    if value >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
     }
 }

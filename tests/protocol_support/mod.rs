@@ -1,6 +1,8 @@
 //! Drives the `baghchal` binary over pipes for the black-box protocol tests.
 #![allow(dead_code)]
 
+pub mod session;
+
 use baghchal::{Game, Move};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
