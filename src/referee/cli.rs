@@ -59,6 +59,9 @@ pub struct MatchArgs {
     /// opening with sides swapped.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
+    /// Accepted for cutechess habit: game pairs (each opening twice, sides swapped) are always on.
+    #[arg(long, hide = true)]
+    pub repeat: bool,
     /// Games played at once (results do not depend on it).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub concurrency: u32,
