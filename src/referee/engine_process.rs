@@ -19,6 +19,8 @@ pub struct EngineCommand {
     pub args: Vec<String>,
     /// Working directory, if not the referee's.
     pub dir: Option<String>,
+    /// File that the engine's stderr is appended to (default: the referee's stderr).
+    pub stderr: Option<String>,
 }
 
 /// How long engines get for things other than thinking.
@@ -163,6 +165,16 @@ impl EngineProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
+        if let Some(path) = &command.stderr {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| {
+                    EngineError::Spawn(format!("cannot open stderr file \"{path}\": {e}"))
+                })?;
+            builder.stderr(file);
+        }
         if let Some(dir) = &command.dir {
             builder.current_dir(dir);
         }
@@ -417,6 +429,7 @@ mod tests {
             program: "/nonexistent/engine".to_string(),
             args: Vec::new(),
             dir: None,
+            stderr: None,
         };
         let error = EngineProcess::spawn("x", &command).err().unwrap();
         assert!(error.to_string().contains("\"/nonexistent/engine\""));

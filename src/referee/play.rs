@@ -287,6 +287,10 @@ pub fn play(args: &MatchArgs, stop: &AtomicBool, mut console: Console) -> Result
     let specs: Vec<EngineSpec> =
         parse_engines(&engine_tokens, &args.each).map_err(|e| e.to_string())?;
     for spec in &specs {
+        if let Some(path) = &spec.command.stderr {
+            open_append(&Some(path.clone()))
+                .map_err(|e| format!("engine \"{}\": {e}", spec.name))?;
+        }
         if !program_exists(&spec.command.program, spec.command.dir.as_deref()) {
             return Err(format!(
                 "engine \"{}\": program \"{}\" not found",

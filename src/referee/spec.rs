@@ -39,6 +39,7 @@ struct Settings {
     name: Option<String>,
     args: Vec<String>,
     dir: Option<String>,
+    stderr: Option<String>,
     options: Vec<(String, String)>,
     limits: Limits,
 }
@@ -56,6 +57,7 @@ impl Settings {
             "name" => self.name = Some(value.to_string()),
             "arg" => self.args.push(value.to_string()),
             "dir" => self.dir = Some(value.to_string()),
+            "stderr" => self.stderr = Some(value.to_string()),
             "proto" if value == "uci" => {}
             "proto" => return Err(bad("protocol (only uci is spoken)")),
             "tc" if value == "inf" => self.limits.clock = None,
@@ -78,7 +80,7 @@ impl Settings {
                 }
                 _ => {
                     return Err(SpecError(format!(
-                        "unknown engine setting \"{key}\" in \"{token}\": expected cmd, name, arg, dir, proto, \
+                        "unknown engine setting \"{key}\" in \"{token}\": expected cmd, name, arg, dir, stderr, proto, \
                          option.NAME, tc, st, depth, nodes or timemargin"
                     )))
                 }
@@ -145,6 +147,7 @@ pub fn parse_engines(
                 program,
                 args,
                 dir: settings.dir,
+                stderr: settings.stderr,
             },
             options: settings.options,
             limits: settings.limits,
@@ -165,7 +168,7 @@ mod tests {
     fn parses_cutechess_style_specs_with_each() {
         let engines = vec![
             strings("cmd=./a name=A option.Hash=64 depth=3"),
-            strings("cmd=./b option.hash=16 tc=40/10+0.1 timemargin=50 arg=-x"),
+            strings("cmd=./b option.hash=16 tc=40/10+0.1 timemargin=50 arg=-x stderr=b.log"),
         ];
         let specs =
             parse_engines(&engines, &strings("option.Hash=8 option.Threads=1 st=0.5")).unwrap();
@@ -178,6 +181,8 @@ mod tests {
         assert_eq!(specs[0].limits.move_time, Some(Duration::from_millis(500)));
         assert_eq!(specs[1].name, "b-2");
         assert_eq!(specs[1].command.args, vec!["-x".to_string()]);
+        assert_eq!(specs[1].command.stderr.as_deref(), Some("b.log"));
+        assert_eq!(specs[0].command.stderr, None);
         assert_eq!(specs[1].limits.clock.unwrap().to_string(), "40/10+0.1");
         assert_eq!(specs[1].limits.margin, Duration::from_millis(50));
     }
