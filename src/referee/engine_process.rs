@@ -4,7 +4,7 @@
 //! A reader thread turns the engine's stdout into lines sent over a channel, so every read can
 //! have a deadline (`recv_timeout`) and an interrupt flag is checked while waiting.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -143,6 +143,37 @@ pub fn parse_info(line: &str) -> (Option<Score>, Option<u32>) {
     (score, depth)
 }
 
+/// Longest line kept from an engine; the rest of a longer line is read and dropped.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Reads one line (without its end), at most [`MAX_LINE`] bytes of it, invalid UTF-8 replaced;
+/// None at end of input.
+pub fn read_bounded_line(reader: &mut impl BufRead) -> Option<String> {
+    let mut buffer = Vec::new();
+    let read = Read::take(&mut *reader, MAX_LINE as u64)
+        .read_until(b'\n', &mut buffer)
+        .ok()?;
+    if read == 0 {
+        return None;
+    }
+    if buffer.len() == MAX_LINE && buffer.last() != Some(&b'\n') {
+        // Skip the rest of an over-long line.
+        let mut rest = Vec::new();
+        loop {
+            rest.clear();
+            let n = reader
+                .by_ref()
+                .take(MAX_LINE as u64)
+                .read_until(b'\n', &mut rest)
+                .ok()?;
+            if n == 0 || rest.last() == Some(&b'\n') {
+                break;
+            }
+        }
+    }
+    Some(String::from_utf8_lossy(&buffer).trim_end().to_string())
+}
+
 /// A running engine process.
 pub struct EngineProcess {
     name: String,
@@ -196,16 +227,13 @@ impl EngineProcess {
             .name(thread_name)
             .spawn(move || {
                 let mut reader = BufReader::new(stdout);
-                let mut buffer = Vec::new();
                 loop {
-                    buffer.clear();
-                    match reader.read_until(b'\n', &mut buffer) {
-                        Ok(0) | Err(_) => {
+                    match read_bounded_line(&mut reader) {
+                        None => {
                             let _ = sender.send(Output::End);
                             return;
                         }
-                        Ok(_) => {
-                            let line = String::from_utf8_lossy(&buffer).trim_end().to_string();
+                        Some(line) => {
                             if sender.send(Output::Line(line)).is_err() {
                                 return;
                             }
@@ -421,6 +449,21 @@ mod tests {
         );
         assert_eq!(parse_info("info string depth of cp"), (None, None));
         assert_eq!(parse_info("info depth x score cp"), (None, None));
+    }
+
+    #[test]
+    fn long_and_invalid_lines_are_bounded() {
+        let mut input = vec![b'x'; MAX_LINE + 10];
+        input.extend_from_slice(b"\nbestmove c3\r\n\xff\xfe ok\nlast");
+        let mut reader = std::io::Cursor::new(input);
+        assert_eq!(read_bounded_line(&mut reader).unwrap().len(), MAX_LINE);
+        assert_eq!(read_bounded_line(&mut reader).unwrap(), "bestmove c3");
+        assert_eq!(
+            read_bounded_line(&mut reader).unwrap(),
+            "\u{fffd}\u{fffd} ok"
+        );
+        assert_eq!(read_bounded_line(&mut reader).unwrap(), "last");
+        assert_eq!(read_bounded_line(&mut reader), None);
     }
 
     #[test]
