@@ -89,6 +89,7 @@ fn every_limit_kind_returns_a_legal_move_in_time() {
         ),
         ("go depth 50 movetime 150", Duration::from_millis(150 + 400)),
         ("go mate 2", PROMPT),
+        ("go wtime 300 btime 300", Duration::from_millis(300)),
     ] {
         engine.send(&format!("position startpos moves {moves}"));
         let started = Instant::now();

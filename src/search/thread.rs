@@ -19,7 +19,7 @@ use crate::engine::{EngineOptions, Limits, SearchInfo, SearchObserver, SearchRes
 /// Deepest iteration.
 pub const MAX_DEPTH: u32 = 100;
 /// Depth searched by a `go` with no limit at all.
-pub const DEFAULT_DEPTH: u32 = 14;
+pub const DEFAULT_DEPTH: u32 = 12;
 /// Root moves are announced (currmove) only after this much time.
 pub(crate) const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
 

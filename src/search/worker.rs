@@ -18,7 +18,7 @@ use super::tt::TranspositionTable;
 mod quiescence;
 
 /// Nodes between two looks at the clock and the stop flag.
-const POLL_INTERVAL: u64 = 1024;
+const POLL_INTERVAL: u64 = 256;
 
 /// Late move reductions, by depth and move number.
 fn reduction(depth: i32, move_number: usize) -> i32 {
