@@ -14,6 +14,7 @@ pub mod position;
 pub mod rules;
 pub mod side;
 pub mod square;
+pub mod tablebase;
 pub mod tables;
 mod zobrist;
 
