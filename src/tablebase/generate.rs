@@ -13,7 +13,7 @@ use super::graph::{Child, LayerGraph, GOATS, TIGERS};
 use super::value::{decode_value, encode_value, TbValue, Wdl, MAX_DISTANCE};
 use super::TablebaseError;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// Counter flag: the position has a capture that does not lose, so it never loses.
 const NEVER_LOSES: u16 = 0x8000;
@@ -86,16 +86,15 @@ pub fn generate_layer(
     progress: Progress,
 ) -> Result<LayerValues, TablebaseError> {
     let len = graph.index.len() as usize;
-    let values: [Vec<AtomicU8>; 2] = [
-        (0..len).map(|_| AtomicU8::new(0)).collect(),
-        (0..len).map(|_| AtomicU8::new(0)).collect(),
-    ];
-    let counters: [Vec<AtomicU16>; 2] = [
-        (0..len).map(|_| AtomicU16::new(0)).collect(),
-        (0..len).map(|_| AtomicU16::new(0)).collect(),
+    // One word per position: the counter in bits 0..16, the value byte in bits 16..24 (one
+    // cache line visit per parent).
+    let cells: [Vec<AtomicU32>; 2] = [
+        (0..len).map(|_| AtomicU32::new(0)).collect(),
+        (0..len).map(|_| AtomicU32::new(0)).collect(),
     ];
     let done = AtomicU64::new(0);
     let total = 2 * len as u64;
+    let started = std::time::Instant::now();
 
     // Initial pass: count in-layer moves, read captures from the next layer.
     let mut found = Found::default();
@@ -103,15 +102,7 @@ pub fn generate_layer(
         let states = parallel_chunks(len, threads, Found::default, |found, range| {
             let count = range.len() as u64;
             for i in range {
-                init_position(
-                    graph,
-                    next_goats,
-                    side,
-                    i as u32,
-                    &values[side],
-                    &counters[side],
-                    found,
-                );
+                init_position(graph, next_goats, side, i as u32, &cells[side], found);
             }
             let so_far = done.fetch_add(count, Relaxed) + count;
             progress("init", so_far, total);
@@ -143,6 +134,11 @@ pub fn generate_layer(
     let mut resolved: u64 = (wins.iter().map(Vec::len).sum::<usize>()
         + losses.iter().map(Vec::len).sum::<usize>()) as u64;
     progress("retrograde", resolved, total);
+    log::info!(
+        "layer {captured}: first pass {:.2} s",
+        started.elapsed().as_secs_f64()
+    );
+    let started = std::time::Instant::now();
 
     for level in 0..=usize::from(MAX_DISTANCE) {
         let next_level = level as u16 + 1;
@@ -159,12 +155,13 @@ pub fn generate_layer(
                 for &entry in &lost[range] {
                     let (side, index) = ((entry >> 31) as usize, entry & !SIDE_BIT);
                     let parent_side = 1 - side;
-                    graph.for_each_parent(graph.index.decode(index), side, |parent, _| {
-                        let cell = &values[parent_side][parent as usize];
-                        if cell.load(Relaxed) == 0
-                            && cell
-                                .compare_exchange(0, encode_value(next_level), Relaxed, Relaxed)
-                                .is_ok()
+                    let (board, class_id) = graph.index.decode_with_class(index);
+                    graph.for_each_parent(board, class_id, side, |parent, _| {
+                        let cell = &cells[parent_side][parent as usize];
+                        // Only wins at this one distance are written in this phase, so
+                        // or-ing the same bits races harmlessly.
+                        if cell.load(Relaxed) >> 16 == 0
+                            && cell.fetch_or(value_bits(next_level), Relaxed) >> 16 == 0
                         {
                             out.push(parent | (parent_side as u32) << 31);
                         }
@@ -176,9 +173,9 @@ pub fn generate_layer(
             wins[usize::from(next_level)].extend(state);
         }
         for entry in std::mem::take(&mut seeds[usize::from(next_level)]) {
-            let cell = &values[TIGERS][(entry & !SIDE_BIT) as usize];
-            if cell.load(Relaxed) == 0 {
-                cell.store(encode_value(next_level), Relaxed);
+            let cell = &cells[TIGERS][(entry & !SIDE_BIT) as usize];
+            if cell.load(Relaxed) >> 16 == 0 {
+                cell.fetch_or(value_bits(next_level), Relaxed);
                 wins[usize::from(next_level)].push(entry);
             }
         }
@@ -193,21 +190,21 @@ pub fn generate_layer(
                 for &entry in &won[range] {
                     let (side, index) = ((entry >> 31) as usize, entry & !SIDE_BIT);
                     let parent_side = 1 - side;
-                    graph.for_each_parent(graph.index.decode(index), side, |parent, fixing| {
-                        let cell = &values[parent_side][parent as usize];
-                        if cell.load(Relaxed) != 0 {
+                    let (board, class_id) = graph.index.decode_with_class(index);
+                    graph.for_each_parent(board, class_id, side, |parent, fixing| {
+                        let cell = &cells[parent_side][parent as usize];
+                        if cell.load(Relaxed) >> 16 != 0 {
                             return;
                         }
-                        let before = counters[parent_side][parent as usize]
-                            .fetch_sub(u16::from(fixing), Relaxed);
-                        if before == u16::from(fixing) {
+                        let before = cell.fetch_sub(u32::from(fixing), Relaxed);
+                        if before & 0xffff == u32::from(fixing) {
                             let slowest = if parent_side == TIGERS {
                                 exit_losses.get(&parent).copied().unwrap_or(0)
                             } else {
                                 0
                             };
                             let distance = next_level.max(slowest);
-                            cell.store(encode_value(distance.min(MAX_DISTANCE)), Relaxed);
+                            cell.fetch_or(value_bits(distance.min(MAX_DISTANCE)), Relaxed);
                             out.push((distance, parent | (parent_side as u32) << 31));
                         }
                     });
@@ -231,16 +228,26 @@ pub fn generate_layer(
         }
     }
     progress("retrograde", total, total);
-    let unwrap = |cells: &Vec<AtomicU8>| {
+    log::info!(
+        "layer {captured}: retrograde {:.2} s",
+        started.elapsed().as_secs_f64()
+    );
+    let unwrap = |cells: &Vec<AtomicU32>| {
         cells
             .iter()
-            .map(|cell| cell.load(Relaxed))
+            .map(|cell| (cell.load(Relaxed) >> 16) as u8)
             .collect::<Vec<u8>>()
     };
     Ok(LayerValues {
         captured,
-        values: [unwrap(&values[GOATS]), unwrap(&values[TIGERS])],
+        values: [unwrap(&cells[GOATS]), unwrap(&cells[TIGERS])],
     })
+}
+
+/// The value byte for a win or loss at `plies`, in a cell's bits 16..24.
+#[inline]
+fn value_bits(plies: u16) -> u32 {
+    u32::from(encode_value(plies)) << 16
 }
 
 /// First look at one position: immediate results, exits through captures, move counter.
@@ -249,17 +256,16 @@ fn init_position(
     next_goats: Option<&[u8]>,
     side: usize,
     index: u32,
-    values: &[AtomicU8],
-    counters: &[AtomicU16],
+    cells: &[AtomicU32],
     found: &mut Found,
 ) {
-    let board = graph.index.decode(index);
-    let mut counter: u16 = 0;
+    let mut value = 0u8;
+    let (board, class_id) = graph.index.decode_with_class(index);
     let mut fastest_win: Option<u16> = None;
     let mut draws = false;
     let mut slowest_loss: u16 = 0;
-    let moves = graph.for_each_child(board, side, |child| match child {
-        Child::InLayer { fixing, .. } => counter += u16::from(fixing),
+    let (moves, mut counter) = graph.count_children(board, class_id, side, |child| match child {
+        Child::InLayer { .. } => {}
         Child::CapturesReached => fastest_win = Some(1),
         Child::NextLayer { index } => {
             let value = next_goats.map_or(0, |values| values[index as usize]);
@@ -280,15 +286,15 @@ fn init_position(
     });
     let entry = index | (side as u32) << 31;
     if moves == 0 {
-        values[index as usize].store(encode_value(0), Relaxed);
+        value = encode_value(0);
         found.losses.push((0, entry));
     } else if counter == 0 {
         // Only captures: their values decide.
         if let Some(distance) = fastest_win {
-            values[index as usize].store(encode_value(distance.min(MAX_DISTANCE)), Relaxed);
+            value = encode_value(distance.min(MAX_DISTANCE));
             found.wins.push((distance, entry));
         } else if !draws {
-            values[index as usize].store(encode_value(slowest_loss.min(MAX_DISTANCE)), Relaxed);
+            value = encode_value(slowest_loss.min(MAX_DISTANCE));
             found.losses.push((slowest_loss, entry));
         }
     } else {
@@ -297,7 +303,7 @@ fn init_position(
         }
         if let Some(distance) = fastest_win {
             if distance == 1 {
-                values[index as usize].store(encode_value(1), Relaxed);
+                value = encode_value(1);
                 found.wins.push((1, entry));
             } else {
                 found.seeds.push((distance, entry));
@@ -306,5 +312,5 @@ fn init_position(
             found.exit_losses.push((index, slowest_loss));
         }
     }
-    counters[index as usize].store(counter, Relaxed);
+    cells[index as usize].store(u32::from(counter) | u32::from(value) << 16, Relaxed);
 }

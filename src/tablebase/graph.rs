@@ -73,9 +73,16 @@ impl LayerGraph {
         }
     }
 
-    /// Calls `visit` for every legal move of `side` on `board`; returns the number of moves.
+    /// Calls `visit` for every legal move of `side` on the canonical `board` of tiger class
+    /// `class_id` (as decoded); returns the number of moves.
     #[inline]
-    pub fn for_each_child(&self, board: Board, side: usize, mut visit: impl FnMut(Child)) -> u32 {
+    pub fn for_each_child(
+        &self,
+        board: Board,
+        class_id: usize,
+        side: usize,
+        mut visit: impl FnMut(Child),
+    ) -> u32 {
         let Board { tigers, empties } = board;
         let goats = board.goats();
         let mut moves = 0;
@@ -88,14 +95,102 @@ impl LayerGraph {
                 while sources != 0 {
                     let from = sources.trailing_zeros();
                     sources &= sources - 1;
-                    let (index, fixing) =
-                        self.index.encode(tigers, empties ^ (1 << to) ^ (1 << from));
+                    let (index, fixing) = self
+                        .index
+                        .encode_in_class(class_id, empties ^ (1 << to) ^ (1 << from));
                     visit(Child::InLayer { index, fixing });
                     moves += 1;
                 }
             }
             return moves;
         }
+        moves += self.for_each_capture(board, &mut visit);
+        if self.forced_capture && moves > 0 {
+            return moves;
+        }
+        let mut rest = tigers;
+        while rest != 0 {
+            let from = rest.trailing_zeros();
+            rest &= rest - 1;
+            let mut targets = neighbours(from) & empties;
+            while targets != 0 {
+                let to = targets.trailing_zeros();
+                targets &= targets - 1;
+                let moved = (1 << from) | (1 << to);
+                let (index, fixing) = self.index.encode(tigers ^ moved, empties ^ moved);
+                visit(Child::InLayer { index, fixing });
+                moves += 1;
+            }
+        }
+        moves
+    }
+
+    /// The number of legal moves of `side` on the canonical `board` of class `class_id`, and
+    /// the sum over its in-layer moves of the child's fixing symmetries; captures are passed to
+    /// `visit` (as in [`LayerGraph::for_each_child`]).
+    #[inline]
+    pub fn count_children(
+        &self,
+        board: Board,
+        class_id: usize,
+        side: usize,
+        mut visit: impl FnMut(Child),
+    ) -> (u32, u16) {
+        let Board { tigers, empties } = board;
+        let goats = board.goats();
+        let (mut moves, mut weight) = (0u32, 0u16);
+        if side == GOATS {
+            let mut rest = empties;
+            while rest != 0 {
+                let to = rest.trailing_zeros();
+                rest &= rest - 1;
+                let mut sources = neighbours(to) & goats;
+                if self.index.is_asymmetric(class_id) {
+                    moves += sources.count_ones();
+                    continue;
+                }
+                while sources != 0 {
+                    let from = sources.trailing_zeros();
+                    sources &= sources - 1;
+                    weight += u16::from(
+                        self.index
+                            .encode_in_class(class_id, empties ^ (1 << to) ^ (1 << from))
+                            .1,
+                    );
+                    moves += 1;
+                }
+            }
+            if self.index.is_asymmetric(class_id) {
+                weight = moves as u16;
+            }
+            return (moves, weight);
+        }
+        moves += self.for_each_capture(board, &mut visit);
+        if self.forced_capture && moves > 0 {
+            return (moves, 0);
+        }
+        let mut rest = tigers;
+        while rest != 0 {
+            let from = rest.trailing_zeros();
+            rest &= rest - 1;
+            let mut targets = neighbours(from) & empties;
+            while targets != 0 {
+                let to = targets.trailing_zeros();
+                targets &= targets - 1;
+                let moved = (1 << from) | (1 << to);
+                weight += u16::from(self.index.fixing(tigers ^ moved, empties ^ moved));
+                moves += 1;
+            }
+        }
+        (moves, weight)
+    }
+
+    /// Calls `visit` for every capture on `board`; returns their number.
+    #[inline]
+    fn for_each_capture(&self, board: Board, visit: &mut impl FnMut(Child)) -> u32 {
+        let Board { tigers, empties } = board;
+        let goats = board.goats();
+        let mut moves = 0;
         let mut rest = tigers;
         while rest != 0 {
             let from = rest.trailing_zeros() as usize;
@@ -119,30 +214,19 @@ impl LayerGraph {
                 }
             }
         }
-        if self.forced_capture && moves > 0 {
-            return moves;
-        }
-        let mut rest = tigers;
-        while rest != 0 {
-            let from = rest.trailing_zeros();
-            rest &= rest - 1;
-            let mut targets = neighbours(from) & empties;
-            while targets != 0 {
-                let to = targets.trailing_zeros();
-                targets &= targets - 1;
-                let moved = (1 << from) | (1 << to);
-                let (index, fixing) = self.index.encode(tigers ^ moved, empties ^ moved);
-                visit(Child::InLayer { index, fixing });
-                moves += 1;
-            }
-        }
         moves
     }
 
     /// Calls `visit(parent_index, parent_fixing)` for every in-layer move that leads to `board`
     /// with `side` to move (so the parent has the other side to move).
     #[inline]
-    pub fn for_each_parent(&self, board: Board, side: usize, mut visit: impl FnMut(u32, u8)) {
+    pub fn for_each_parent(
+        &self,
+        board: Board,
+        class_id: usize,
+        side: usize,
+        mut visit: impl FnMut(u32, u8),
+    ) {
         let Board { tigers, empties } = board;
         let goats = board.goats();
         if side == TIGERS {
@@ -155,8 +239,9 @@ impl LayerGraph {
                 while targets != 0 {
                     let to = targets.trailing_zeros();
                     targets &= targets - 1;
-                    let (index, fixing) =
-                        self.index.encode(tigers, empties ^ (1 << from) ^ (1 << to));
+                    let (index, fixing) = self
+                        .index
+                        .encode_in_class(class_id, empties ^ (1 << from) ^ (1 << to));
                     visit(index, fixing);
                 }
             }

@@ -141,14 +141,23 @@ pub struct TigerTable {
 
 impl TigerTable {
     fn build() -> TigerTable {
-        let mut by_rank = vec![(u16::MAX, 0u8); TIGER_SETS];
-        let mut classes = Vec::new();
+        // Representatives in rank order, asymmetric classes first (so that a layer's index can
+        // find their class by a division).
+        let mut representatives: Vec<(u32, Vec<u8>)> = Vec::new();
         for rank in 0..TIGER_SETS as u32 {
             let tigers = colex_unrank(rank, 4, 25);
-            let minimal = (0..SYMMETRIES).all(|g| colex_rank(transform(tigers, g)) >= rank);
-            if !minimal {
-                continue;
+            if (0..SYMMETRIES).all(|g| colex_rank(transform(tigers, g)) >= rank) {
+                let stabilizer = (1..SYMMETRIES)
+                    .filter(|&g| transform(tigers, g) == tigers)
+                    .map(|g| g as u8)
+                    .collect();
+                representatives.push((tigers, stabilizer));
             }
+        }
+        representatives.sort_by_key(|(_, stabilizer): &(u32, Vec<u8>)| !stabilizer.is_empty());
+        let mut by_rank = vec![(u16::MAX, 0u8); TIGER_SETS];
+        let mut classes = Vec::new();
+        for (tigers, stabilizer) in representatives {
             let class = classes.len() as u16;
             let mut compress = [u8::MAX; 25];
             let mut decompress = [0u8; NON_TIGER_POINTS];
@@ -160,10 +169,6 @@ impl TigerTable {
                     next += 1;
                 }
             }
-            let stabilizer = (1..SYMMETRIES)
-                .filter(|&g| transform(tigers, g) == tigers)
-                .map(|g| g as u8)
-                .collect();
             classes.push(TigerClass {
                 tigers,
                 compress,
@@ -218,6 +223,10 @@ pub struct LayerIndex {
     symmetric: Vec<Option<SymmetricClassMap>>,
     /// Compressed empty sets by colex rank.
     unrank: Vec<u32>,
+    /// Number of empty sets per tiger class: C(21, empties).
+    slots: u32,
+    /// Number of leading classes without symmetry (each with `slots` positions).
+    asymmetric: u32,
 }
 
 /// A decoded canonical position: tiger set and empty set (goats are the other points).
@@ -281,12 +290,19 @@ impl LayerIndex {
             }));
         }
         offsets.push(next);
+        let asymmetric = tigers
+            .classes
+            .iter()
+            .take_while(|class| class.stabilizer.is_empty())
+            .count() as u32;
         LayerIndex {
             empties,
             tigers,
             offsets,
             symmetric,
             unrank,
+            slots,
+            asymmetric,
         }
     }
 
@@ -325,51 +341,97 @@ impl LayerIndex {
     #[inline]
     pub fn encode(&self, tigers: u32, empties: u32) -> (u32, u8) {
         let (class_id, g) = self.tigers.by_rank[colex_rank(tigers) as usize];
-        let class = &self.tigers.classes[class_id as usize];
         let empties = if g == 0 {
             empties
         } else {
             transform(empties, g as usize)
         };
+        self.encode_in_class(class_id as usize, empties)
+    }
+
+    /// As [`LayerIndex::encode`] for a board whose tigers are exactly the representative of
+    /// class `class_id` (as [`LayerIndex::decode`] returns it).
+    #[inline]
+    pub fn encode_in_class(&self, class_id: usize, empties: u32) -> (u32, u8) {
+        let class = &self.tigers.classes[class_id];
         let rank = compressed_rank(class, empties);
-        let offset = self.offsets[class_id as usize];
-        match &self.symmetric[class_id as usize] {
-            None => (offset + rank, 1),
-            Some(map) => {
-                let (mut best, mut fixing) = (rank, 1u8);
-                for &h in &class.stabilizer {
-                    let image = compressed_rank(class, transform(empties, h as usize));
-                    if image < best {
-                        best = image;
-                        fixing = 1;
-                    } else if image == best {
-                        fixing += 1;
-                    }
-                }
-                (offset + map.rank_to_local[best as usize], fixing)
+        if (class_id as u32) < self.asymmetric {
+            return (class_id as u32 * self.slots + rank, 1);
+        }
+        let map = self.symmetric[class_id]
+            .as_ref()
+            .expect("symmetric class has a map");
+        let (mut best, mut fixing) = (rank, 1u8);
+        for &h in &class.stabilizer {
+            let image = compressed_rank(class, transform(empties, h as usize));
+            if image < best {
+                best = image;
+                fixing = 1;
+            } else if image == best {
+                fixing += 1;
             }
         }
+        (
+            self.offsets[class_id] + map.rank_to_local[best as usize],
+            fixing,
+        )
+    }
+
+    /// The number of symmetries fixing the class of (`tigers`, `empties`): 1 unless the tiger
+    /// set is symmetric; cheaper than [`LayerIndex::encode`].
+    #[inline]
+    pub fn fixing(&self, tigers: u32, empties: u32) -> u8 {
+        let (class_id, g) = self.tigers.by_rank[colex_rank(tigers) as usize];
+        if u32::from(class_id) < self.asymmetric {
+            return 1;
+        }
+        let empties = if g == 0 {
+            empties
+        } else {
+            transform(empties, g as usize)
+        };
+        self.encode_in_class(class_id as usize, empties).1
+    }
+
+    /// Whether tiger class `class_id` has no symmetry (all its positions are fixed by the
+    /// identity only).
+    #[inline]
+    pub fn is_asymmetric(&self, class_id: usize) -> bool {
+        (class_id as u32) < self.asymmetric
     }
 
     /// The canonical board with index `index` (< [`LayerIndex::len`]).
     #[inline]
     pub fn decode(&self, index: u32) -> Board {
-        let class_id = self.offsets.partition_point(|&offset| offset <= index) - 1;
-        let class = &self.tigers.classes[class_id];
-        let local = index - self.offsets[class_id];
-        let rank = match &self.symmetric[class_id] {
-            None => local,
-            Some(map) => map.local_to_rank[local as usize],
+        self.decode_with_class(index).0
+    }
+
+    /// The canonical board with index `index` and its tiger class.
+    #[inline]
+    pub fn decode_with_class(&self, index: u32) -> (Board, usize) {
+        let (class_id, rank) = if index < self.asymmetric * self.slots {
+            ((index / self.slots) as usize, index % self.slots)
+        } else {
+            let class_id = self.offsets.partition_point(|&offset| offset <= index) - 1;
+            let map = self.symmetric[class_id]
+                .as_ref()
+                .expect("symmetric class has a map");
+            (
+                class_id,
+                map.local_to_rank[(index - self.offsets[class_id]) as usize],
+            )
         };
-        Board {
+        let class = &self.tigers.classes[class_id];
+        let board = Board {
             tigers: class.tigers,
             empties: expand(class, self.unrank[rank as usize]),
-        }
+        };
+        (board, class_id)
     }
 }
 
 /// Colex rank of an empty set counted among the class representative's non-tiger points.
-#[inline]
+#[inline(always)]
 fn compressed_rank(class: &TigerClass, mut empties: u32) -> u32 {
     let mut rank = 0;
     let mut i = 1;
@@ -382,7 +444,7 @@ fn compressed_rank(class: &TigerClass, mut empties: u32) -> u32 {
 }
 
 /// The points of a compressed set (positions among the non-tiger points).
-#[inline]
+#[inline(always)]
 fn expand(class: &TigerClass, mut compressed: u32) -> u32 {
     let mut out = 0;
     while compressed != 0 {

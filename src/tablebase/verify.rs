@@ -42,6 +42,7 @@ pub fn value_from_successors(
     layer: &[u8],
     next_layer: Option<&[u8]>,
     board: Board,
+    class_id: usize,
     side: usize,
 ) -> u8 {
     let len = graph.index.len() as usize;
@@ -49,7 +50,7 @@ pub fn value_from_successors(
     let mut fastest_win: Option<u16> = None;
     let mut draws = false;
     let mut slowest_loss = 0u16;
-    let moves = graph.for_each_child(board, side, |child| {
+    let moves = graph.for_each_child(board, class_id, side, |child| {
         let byte = match child {
             Child::InLayer { index, .. } => layer[other * len + index as usize],
             Child::NextLayer { index } => next_layer.map_or(0, |values| values[index as usize]),
@@ -113,8 +114,9 @@ pub fn verify_tables(
                     }
                     for slot in start..(start + chunk).min(2 * len) {
                         let (side, index) = (slot / len, (slot % len) as u32);
-                        let board = graph.index.decode(index);
-                        let computed = value_from_successors(&graph, layer, next, board, side);
+                        let (board, class_id) = graph.index.decode_with_class(index);
+                        let computed =
+                            value_from_successors(&graph, layer, next, board, class_id, side);
                         let stored = layer[slot];
                         if computed != stored {
                             mismatches.fetch_add(1, Relaxed);
