@@ -150,26 +150,20 @@ pub fn generate_layer(
         let states = parallel_chunks(
             lost.len(),
             threads,
-            Vec::new,
-            |out: &mut Vec<u32>, range| {
-                for &entry in &lost[range] {
-                    let (side, index) = ((entry >> 31) as usize, entry & !SIDE_BIT);
-                    let parent_side = 1 - side;
-                    let (board, class_id) = graph.index.decode_with_class(index);
-                    graph.for_each_parent(board, class_id, side, |parent, _| {
-                        let cell = &cells[parent_side][parent as usize];
-                        // Only wins at this one distance are written in this phase, so
-                        // or-ing the same bits races harmlessly.
-                        if cell.load(Relaxed) >> 16 == 0
-                            && cell.fetch_or(value_bits(next_level), Relaxed) >> 16 == 0
-                        {
-                            out.push(parent | (parent_side as u32) << 31);
-                        }
-                    });
-                }
+            <(Vec<u32>, Vec<(u32, u8)>)>::default,
+            |(out, buffer), range| {
+                for_parents_batched(graph, &lost[range], &cells, buffer, |parent, _, cell| {
+                    // Only wins at this one distance are written in this phase, so or-ing the
+                    // same bits races harmlessly.
+                    if cell.load(Relaxed) >> 16 == 0
+                        && cell.fetch_or(value_bits(next_level), Relaxed) >> 16 == 0
+                    {
+                        out.push(parent);
+                    }
+                });
             },
         );
-        for state in states {
+        for (state, _) in states {
             wins[usize::from(next_level)].extend(state);
         }
         for entry in std::mem::take(&mut seeds[usize::from(next_level)]) {
@@ -185,33 +179,33 @@ pub fn generate_layer(
         let states = parallel_chunks(
             won.len(),
             threads,
-            Vec::new,
-            |out: &mut Vec<(u16, u32)>, range| {
-                for &entry in &won[range] {
-                    let (side, index) = ((entry >> 31) as usize, entry & !SIDE_BIT);
-                    let parent_side = 1 - side;
-                    let (board, class_id) = graph.index.decode_with_class(index);
-                    graph.for_each_parent(board, class_id, side, |parent, fixing| {
-                        let cell = &cells[parent_side][parent as usize];
+            <(Vec<(u16, u32)>, Vec<(u32, u8)>)>::default,
+            |(out, buffer), range| {
+                for_parents_batched(
+                    graph,
+                    &won[range],
+                    &cells,
+                    buffer,
+                    |parent, fixing, cell| {
                         if cell.load(Relaxed) >> 16 != 0 {
                             return;
                         }
                         let before = cell.fetch_sub(u32::from(fixing), Relaxed);
                         if before & 0xffff == u32::from(fixing) {
-                            let slowest = if parent_side == TIGERS {
-                                exit_losses.get(&parent).copied().unwrap_or(0)
+                            let slowest = if parent & SIDE_BIT != 0 {
+                                exit_losses.get(&(parent & !SIDE_BIT)).copied().unwrap_or(0)
                             } else {
                                 0
                             };
                             let distance = next_level.max(slowest);
                             cell.fetch_or(value_bits(distance.min(MAX_DISTANCE)), Relaxed);
-                            out.push((distance, parent | (parent_side as u32) << 31));
+                            out.push((distance, parent));
                         }
-                    });
-                }
+                    },
+                );
             },
         );
-        for state in states {
+        for (state, _) in states {
             for (distance, entry) in state {
                 if distance > MAX_DISTANCE {
                     return Err(TablebaseError::DistanceOverflow { captured });
@@ -242,6 +236,38 @@ pub fn generate_layer(
         captured,
         values: [unwrap(&cells[GOATS]), unwrap(&cells[TIGERS])],
     })
+}
+
+/// Calls `apply(parent entry, fixing, parent cell)` for every in-layer parent of `entries`,
+/// in batches: the parents of a batch are found first and their cells read once, so that the
+/// cache misses overlap instead of waiting one by one behind the atomic updates.
+fn for_parents_batched(
+    graph: &LayerGraph,
+    entries: &[u32],
+    cells: &[Vec<AtomicU32>; 2],
+    buffer: &mut Vec<(u32, u8)>,
+    mut apply: impl FnMut(u32, u8, &AtomicU32),
+) {
+    const BATCH: usize = 16;
+    let cell = |entry: u32| &cells[(entry >> 31) as usize][(entry & !SIDE_BIT) as usize];
+    for block in entries.chunks(BATCH) {
+        buffer.clear();
+        for &entry in block {
+            let (side, index) = ((entry >> 31) as usize, entry & !SIDE_BIT);
+            let parent_side = (1 - side) as u32;
+            let (board, class_id) = graph.index.decode_with_class(index);
+            graph.for_each_parent(board, class_id, side, |parent, fixing| {
+                buffer.push((parent | parent_side << 31, fixing));
+            });
+        }
+        let touched = buffer
+            .iter()
+            .fold(0, |acc, &(parent, _)| acc ^ cell(parent).load(Relaxed));
+        std::hint::black_box(touched);
+        for &(parent, fixing) in buffer.iter() {
+            apply(parent, fixing, cell(parent));
+        }
+    }
 }
 
 /// The value byte for a win or loss at `plies`, in a cell's bits 16..24.
