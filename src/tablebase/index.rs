@@ -351,7 +351,7 @@ impl LayerIndex {
 
     /// As [`LayerIndex::encode`] for a board whose tigers are exactly the representative of
     /// class `class_id` (as [`LayerIndex::decode`] returns it).
-    #[inline]
+    #[inline(always)]
     pub fn encode_in_class(&self, class_id: usize, empties: u32) -> (u32, u8) {
         let class = &self.tigers.classes[class_id];
         let rank = compressed_rank(class, empties);
@@ -407,7 +407,7 @@ impl LayerIndex {
     }
 
     /// The canonical board with index `index` and its tiger class.
-    #[inline]
+    #[inline(always)]
     pub fn decode_with_class(&self, index: u32) -> (Board, usize) {
         let (class_id, rank) = if index < self.asymmetric * self.slots {
             ((index / self.slots) as usize, index % self.slots)
