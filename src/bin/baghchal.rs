@@ -41,6 +41,11 @@ enum Command {
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BENCH_DEPTH)))]
         depth: Option<u32>,
     },
+    /// Movement-phase tablebases: generate, verify, probe.
+    Tb {
+        #[command(subcommand)]
+        command: baghchal::tablebase::cli::TbCommand,
+    },
 }
 
 fn run_bench_command(depth: Option<u32>) {
@@ -103,6 +108,7 @@ fn main() -> ExitCode {
             moves,
             rules,
         }) => run_perft(depth, position, &moves, &rules),
+        Some(Command::Tb { command }) => baghchal::tablebase::cli::run(command),
         Some(Command::Bench { depth }) => {
             run_bench_command(depth);
             Ok(())
