@@ -15,6 +15,7 @@ pub mod referee;
 pub mod rules;
 pub mod side;
 pub mod square;
+pub mod tablebase;
 pub mod tables;
 mod zobrist;
 
@@ -28,3 +29,8 @@ pub use position::{IllegalMoveError, Position, PositionError};
 pub use rules::{Repetition, Rules};
 pub use side::{Outcome, Side};
 pub use square::Square;
+
+pub mod bench;
+pub mod engine;
+pub mod protocol;
+pub mod search;

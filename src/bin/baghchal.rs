@@ -1,6 +1,8 @@
 //! The engine: the protocol loop without arguments, or a subcommand.
 
+use baghchal::bench::run_bench;
 use baghchal::cli::RulesArgs;
+use baghchal::protocol::{self, command::MAX_BENCH_DEPTH, report::bench_lines};
 use baghchal::{divide, Game, Move, Position};
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -32,6 +34,31 @@ enum Command {
         #[command(flatten)]
         rules: RulesArgs,
     },
+    /// Search a fixed set of positions at a fixed depth; prints `<N> nodes` and `<N> nps` (the node
+    /// count is the same on every run).
+    Bench {
+        /// Search depth (default: the bench's own depth).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BENCH_DEPTH)))]
+        depth: Option<u32>,
+    },
+    /// Movement-phase tablebases: generate, verify, probe.
+    Tb {
+        #[command(subcommand)]
+        command: baghchal::tablebase::cli::TbCommand,
+    },
+}
+
+fn run_bench_command(depth: Option<u32>) {
+    let report = run_bench(depth);
+    log::info!(
+        "bench: {} positions, {} nodes in {:.3} s",
+        report.positions,
+        report.nodes,
+        report.elapsed.as_secs_f64()
+    );
+    for line in bench_lines(report.nodes, report.nps()) {
+        println!("{line}");
+    }
 }
 
 fn run_perft(
@@ -81,7 +108,15 @@ fn main() -> ExitCode {
             moves,
             rules,
         }) => run_perft(depth, position, &moves, &rules),
-        None => Err("the protocol loop is not built yet".to_string()),
+        Some(Command::Tb { command }) => baghchal::tablebase::cli::run(command),
+        Some(Command::Bench { depth }) => {
+            run_bench_command(depth);
+            Ok(())
+        }
+        None => {
+            protocol::run();
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,3 +1,21 @@
-//! Engine-vs-engine matches: statistics (Elo estimates and SPRT) for match results.
+//! The referee: engine-vs-engine matches over pipes, with its own rules check, clocks,
+//! adjudication, statistics (Elo estimates and SPRT) and game records.
 
+pub mod adjudication;
+pub mod cli;
+pub mod console;
+pub mod engine_process;
+pub mod game;
+pub mod generate;
+pub mod groups;
+pub mod merge;
+pub mod openings;
+pub mod outcome;
+pub mod play;
+pub mod record;
+pub mod report;
+pub mod runner;
+pub mod schedule;
+pub mod spec;
 pub mod stats;
+pub mod time_control;

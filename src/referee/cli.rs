@@ -1,0 +1,250 @@
+//! The referee's command line (clap derive). cutechess-cli habits work: single-dash long
+//! options (`-engine cmd=... -each tc=10+0.1 -games 2 -rounds 50 -concurrency 4`) are read as
+//! their double-dash forms, and key=value groups follow `-engine`, `-each`, `-openings`,
+//! `-sprt`, `-draw`, `-resign`.
+
+#[cfg(test)]
+use super::groups::parse_sprt;
+use super::schedule::{Shard, Tournament};
+use crate::cli::RulesArgs;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+
+/// The referee command line.
+#[derive(Parser, Debug)]
+#[command(
+    name = "referee",
+    version,
+    about = "Engine-vs-engine matches for Bagh Chal engines speaking the UCI-style protocol",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    /// A subcommand; without one, a match is played.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Match options.
+    #[command(flatten)]
+    pub play: MatchArgs,
+}
+
+/// Subcommands other than playing a match.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Generate an openings file of varied, playable starts.
+    Openings(OpeningsArgs),
+    /// Combine record files (PGN-like or JSON lines, e.g. from shards) into one set of statistics.
+    Merge(MergeArgs),
+}
+
+/// Options of a match.
+#[derive(Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// An engine: cmd=PATH [name=NAME] [arg=ARG]... [dir=DIR] [option.NAME=VALUE]... [tc=[MOVES/]SECONDS[+INC]]
+    /// [st=SECONDS] [depth=N] [nodes=N] [timemargin=MS] (repeat for each engine; none: the built-in
+    /// demonstration match of the `baghchal` binary next to the referee against itself).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    pub engine: Vec<String>,
+    /// The `--engine` groups, one per engine (filled by [`parse_cli`]).
+    #[arg(skip)]
+    pub engines: Vec<Vec<String>>,
+    /// Settings applied to every engine (same keys as --engine; an engine's own settings win).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub each: Vec<String>,
+    /// Who plays whom.
+    #[arg(long, value_enum, default_value_t = Tournament::RoundRobin)]
+    pub tournament: Tournament,
+    /// Rounds.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub rounds: u32,
+    /// Games per encounter and round; consecutive games of an encounter form pairs that share an
+    /// opening with sides swapped.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: u32,
+    /// Accepted for cutechess habit: game pairs (each opening twice, sides swapped) are always on.
+    #[arg(long, hide = true)]
+    pub repeat: bool,
+    /// Games played at once (results do not depend on it).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub concurrency: u32,
+    /// Openings: file=PATH [order=sequential|random] [start=N] (a bare PATH works too).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub openings: Vec<String>,
+    /// Seed for opening order (printed on every run; default: from the clock).
+    #[arg(long, alias = "srand")]
+    pub seed: Option<u64>,
+    /// SPRT: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] (normalized Elo); stops when decided.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Vec<String>,
+    /// Write the PGN-like game records here (appended); `file=FILE` works too.
+    #[arg(long, value_name = "FILE")]
+    pub pgnout: Option<String>,
+    /// Write one JSON line per game here (appended).
+    #[arg(long, value_name = "FILE")]
+    pub jsonout: Option<String>,
+    /// Skip the games already in the record files (--jsonout, else --pgnout) and go on.
+    #[arg(long)]
+    pub resume: bool,
+    /// Play only shard I of N (game pairs whose number is I modulo N), e.g. 2/8.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    /// Restart engines that crash, stall, play illegal moves or lose on time, and go on
+    /// (without it the run stops after such a game).
+    #[arg(long)]
+    pub recover: bool,
+    /// Draw a game after this many plies (0: never).
+    #[arg(long, default_value_t = 400)]
+    pub maxplies: u32,
+    /// Draw adjudication: movenumber=PLY movecount=N score=CG.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub draw: Vec<String>,
+    /// Resign adjudication: movecount=N score=CG [twosided=true].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub resign: Vec<String>,
+    /// Print the score block every N games.
+    #[arg(long, default_value_t = 10)]
+    pub ratinginterval: u64,
+    /// Event tag of the records.
+    #[arg(long, default_value = "referee match")]
+    pub event: String,
+    /// Site tag of the records.
+    #[arg(long, default_value = "?")]
+    pub site: String,
+    /// Time allowed for uciok and readyok, ms.
+    #[arg(long, default_value_t = 10_000)]
+    pub handshake_timeout: u64,
+    /// Time allowed for bestmove when an engine has no time limit (depth or nodes only), ms.
+    #[arg(long, default_value_t = 60_000)]
+    pub stall_timeout: u64,
+    /// Rule variant for the whole match (sent to every engine and enforced).
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
+
+/// Options of `referee openings`.
+#[derive(Args, Debug, Clone)]
+pub struct OpeningsArgs {
+    /// Output file.
+    #[arg(long)]
+    pub out: String,
+    /// Number of openings.
+    #[arg(long, default_value_t = 100)]
+    pub count: usize,
+    /// Random plies from the start position.
+    #[arg(long, default_value_t = 6)]
+    pub plies: usize,
+    /// Seed (default: from the clock; printed and written in the file header).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The engine that checks each candidate: cmd=PATH [option.NAME=VALUE]... (default: the
+    /// `baghchal` binary next to the referee).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub engine: Vec<String>,
+    /// Search depth of the check.
+    #[arg(long, default_value_t = 4)]
+    pub depth: u32,
+    /// Keep a candidate only if the engine's score is within +/- this many centi-goats.
+    #[arg(long, default_value_t = 150)]
+    pub max_score: i32,
+    /// Keep candidates without asking an engine.
+    #[arg(long)]
+    pub no_search: bool,
+    /// Rule variant.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
+
+/// Options of `referee merge`.
+#[derive(Args, Debug, Clone)]
+pub struct MergeArgs {
+    /// Record files (PGN-like or JSON lines).
+    #[arg(required = true)]
+    pub files: Vec<String>,
+    /// Also write the merged games as PGN-like records.
+    #[arg(long)]
+    pub pgnout: Option<String>,
+    /// Also write the merged games as JSON lines.
+    #[arg(long)]
+    pub jsonout: Option<String>,
+    /// SPRT: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Vec<String>,
+}
+
+/// Parses the command line (after [`normalize_args`]), keeping each `--engine` group apart.
+///
+/// # Errors
+/// clap's error (print it with `exit()`).
+pub fn parse_cli(args: Vec<String>) -> Result<Cli, clap::Error> {
+    let matches = Cli::command().try_get_matches_from(normalize_args(args))?;
+    let mut cli = Cli::from_arg_matches(&matches)?;
+    if cli.command.is_none() {
+        if let Some(groups) = matches.get_occurrences::<String>("engine") {
+            cli.play.engines = groups.map(|group| group.cloned().collect()).collect();
+        }
+    }
+    Ok(cli)
+}
+
+/// Rewrites cutechess-style single-dash long options (`-engine`) as `--engine`; only names the
+/// command line knows are rewritten, so values such as `-5` pass through.
+pub fn normalize_args(args: Vec<String>) -> Vec<String> {
+    let command = Cli::command();
+    let mut longs: Vec<String> = Vec::new();
+    let mut collect = |cmd: &clap::Command| {
+        for arg in cmd.get_arguments() {
+            longs.extend(arg.get_long().map(str::to_string));
+            longs.extend(
+                arg.get_all_aliases()
+                    .into_iter()
+                    .flatten()
+                    .map(str::to_string),
+            );
+        }
+    };
+    collect(&command);
+    for sub in command.get_subcommands() {
+        collect(sub);
+    }
+    args.into_iter()
+        .map(|arg| match arg.strip_prefix('-') {
+            Some(rest)
+                if !rest.starts_with('-')
+                    && longs
+                        .iter()
+                        .any(|l| l == rest.split('=').next().unwrap_or("")) =>
+            {
+                format!("-{arg}")
+            }
+            _ => arg,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn single_dash_long_options_work() {
+        let normalized = normalize_args(args(
+            "referee -engine cmd=a depth=1 -each tc=1+0 -games 4 -srand 5 -5",
+        ));
+        assert_eq!(
+            normalized,
+            args("referee --engine cmd=a depth=1 --each tc=1+0 --games 4 --srand 5 -5")
+        );
+        let cli = parse_cli(args(
+            "referee -engine cmd=a name=A depth=1 -engine cmd=b depth=2 -rounds 3 -sprt elo0=0 elo1=5",
+        ))
+        .unwrap();
+        assert_eq!(cli.play.engines.len(), 2);
+        assert_eq!(cli.play.engines[1], args("cmd=b depth=2"));
+        assert_eq!(cli.play.rounds, 3);
+        assert!(parse_sprt(&cli.play.sprt).unwrap().is_some());
+        let merge = parse_cli(args("referee merge a.jsonl b.pgn")).unwrap();
+        assert!(matches!(merge.command, Some(Command::Merge(ref m)) if m.files.len() == 2));
+    }
+}

@@ -1,0 +1,430 @@
+//! `referee [match options]`: checks the whole command line, builds the schedule, resumes,
+//! runs the match and prints cutechess-style results.
+
+use super::adjudication::Adjudication;
+use super::cli::MatchArgs;
+use super::console::Console;
+use super::engine_process::Timeouts;
+use super::groups::{parse_draw, parse_openings_source, parse_resign, parse_sprt};
+use super::openings::{builtin_openings, read_openings, Opening, Order};
+use super::record::{json, pgn, read_records, GameRecord};
+use super::report::{finished_line, ranking_lines, score_lines, Standings};
+use super::runner::{run_match, MatchConfig, RunEnd, Sink};
+use super::schedule::{schedule, ScheduleConfig, ScheduledGame};
+use super::spec::{parse_engines, EngineSpec};
+use super::stats::Sprt;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// How a match run ended, for the exit code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// All games played, or SPRT decided.
+    Done,
+    /// An engine fault stopped the run (no `--recover`): the message says which.
+    Fault(String),
+    /// Ctrl-C.
+    Interrupted,
+}
+
+/// The `baghchal` engine binary next to the running executable.
+pub fn sibling_engine() -> Result<PathBuf, String> {
+    let exe =
+        std::env::current_exe().map_err(|e| format!("cannot find the referee executable: {e}"))?;
+    let dir = exe
+        .parent()
+        .ok_or("the referee executable has no directory")?;
+    // Test binaries live one level down (target/debug/deps).
+    for candidate in [dir.join("baghchal"), dir.join("../baghchal")] {
+        let candidate = candidate.with_extension(std::env::consts::EXE_EXTENSION);
+        if candidate.is_file() {
+            return Ok(candidate);
+        }
+    }
+    Err(format!(
+        "no engine given and no baghchal binary next to the referee in \"{}\": build it (cargo build --release) or pass --engine cmd=...",
+        dir.display()
+    ))
+}
+
+/// Whether a program can be found (a path that exists, or a name on PATH).
+fn program_exists(program: &str, dir: Option<&str>) -> bool {
+    let path = Path::new(program);
+    if path.components().count() > 1 {
+        return match dir {
+            Some(dir) if path.is_relative() => Path::new(dir).join(path).is_file(),
+            _ => path.is_file(),
+        };
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|p| p.join(program).is_file()))
+}
+
+/// The built-in demonstration match: the sibling engine at two node budgets.
+fn demo_engines() -> Result<Vec<Vec<String>>, String> {
+    let engine = sibling_engine()?;
+    let cmd = format!("cmd={}", engine.display());
+    Ok(vec![
+        vec![
+            cmd.clone(),
+            "name=baghchal-strong".into(),
+            "nodes=50000".into(),
+        ],
+        vec![cmd, "name=baghchal-weak".into(), "nodes=5000".into()],
+    ])
+}
+
+/// Appends records to the output files, prints results, keeps the statistics.
+struct Output {
+    console: Console,
+    pgn: Option<File>,
+    json: Option<File>,
+    standings: Standings,
+    records: Vec<GameRecord>,
+    total_games: u64,
+    names: Vec<String>,
+    sprt: Option<Sprt>,
+    rating_interval: u64,
+    recover: bool,
+    fault: Option<String>,
+    io_error: Option<String>,
+    /// Games counted when each encounter's score block was last printed.
+    printed_at: Vec<u64>,
+}
+
+impl Output {
+    /// One live progress line on stderr when it is a terminal (rewritten in place).
+    fn progress(&mut self, index: usize) {
+        let tally = &self.standings.tallies[index];
+        let points = tally.total.wins as f64 + tally.total.draws as f64 / 2.0;
+        let games = tally.total.wins + tally.total.losses + tally.total.draws;
+        let text = format!(
+            "[{}/{}] {} vs {}: {points:.1} - {:.1}",
+            self.records.len(),
+            self.total_games,
+            tally.first,
+            tally.second,
+            games as f64 - points
+        );
+        self.console.progress(&text);
+    }
+
+    fn print_scores(&mut self, index: usize) {
+        let with_sprt = if self.standings.tallies.len() == 1 {
+            self.sprt.as_ref()
+        } else {
+            None
+        };
+        for line in score_lines(&self.standings.tallies[index], with_sprt) {
+            self.console.line(&line);
+        }
+    }
+}
+
+impl Sink for Output {
+    fn started(&mut self, game: &ScheduledGame) {
+        let line = format!(
+            "Started game {} of {} ({} vs {})",
+            game.number, self.total_games, self.names[game.goat], self.names[game.tiger]
+        );
+        self.console.line(&line);
+    }
+
+    fn finished(&mut self, record: &GameRecord) -> bool {
+        self.console.line(&finished_line(record));
+        let mut write = |file: &mut Option<File>, text: String| {
+            if let Some(file) = file {
+                if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
+                    self.io_error = Some(format!("cannot write records: {e}"));
+                }
+            }
+        };
+        write(&mut self.pgn, pgn::write_game(record));
+        write(&mut self.json, json::write_line(record) + "\n");
+        let index = self.standings.add(record);
+        self.printed_at
+            .resize(self.standings.tallies.len(), u64::MAX);
+        self.records.push(record.clone());
+        self.progress(index);
+        let tally = &self.standings.tallies[index];
+        let games = tally.total.wins + tally.total.losses + tally.total.draws;
+        if self.rating_interval > 0 && games.is_multiple_of(self.rating_interval) {
+            self.print_scores(index);
+            self.printed_at[index] = games;
+        }
+        if self.io_error.is_some() {
+            return false;
+        }
+        if record.termination.is_fault() && !self.recover {
+            let side = if record.result.points_for(crate::Side::Goats) == 0.0 {
+                crate::Side::Goats
+            } else {
+                crate::Side::Tigers
+            };
+            self.fault = Some(format!(
+                "engine \"{}\" ({side}) lost game {} by {}: {}; stopping (use --recover to restart faulty engines and go on)",
+                record.engine(side),
+                record.number,
+                record.termination,
+                record.reason
+            ));
+            return false;
+        }
+        if let (Some(sprt), 1) = (self.sprt, self.standings.tallies.len()) {
+            let tally = &self.standings.tallies[0];
+            let games = tally.total.wins + tally.total.losses + tally.total.draws;
+            if tally.open_pairs() == 0 && sprt.decide(tally.llr(&sprt)).is_some() {
+                self.print_scores(0);
+                self.printed_at[0] = games;
+                return false;
+            }
+        }
+        true
+    }
+}
+
+fn open_append(path: &Option<String>) -> Result<Option<File>, String> {
+    path.as_ref()
+        .map(|path| {
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("cannot open \"{path}\": {e}"))
+        })
+        .transpose()
+}
+
+/// Cuts a record file back to its last complete record (ending with `terminator`): a run
+/// killed while writing may have left half a record, which resuming would otherwise extend.
+fn drop_partial_tail(path: &str, terminator: &str) -> Result<(), String> {
+    let Ok(text) = std::fs::read(path) else {
+        return Ok(());
+    };
+    if text.is_empty() || text.ends_with(terminator.as_bytes()) {
+        return Ok(());
+    }
+    let keep = text
+        .windows(terminator.len())
+        .rposition(|w| w == terminator.as_bytes())
+        .map_or(0, |i| i + terminator.len());
+    log::warn!(
+        "{path}: dropping an incomplete last record ({} bytes)",
+        text.len() - keep
+    );
+    let file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| format!("cannot repair \"{path}\": {e}"))?;
+    file.set_len(keep as u64)
+        .map_err(|e| format!("cannot repair \"{path}\": {e}"))
+}
+
+/// Games already recorded (for `--resume`), checked against the schedule.
+fn resumed_games(
+    args: &MatchArgs,
+    pgn_path: &Option<String>,
+    games: &[ScheduledGame],
+    names: &[String],
+    openings: &[Opening],
+) -> Result<Vec<GameRecord>, String> {
+    let Some(path) = args.jsonout.as_ref().or(pgn_path.as_ref()) else {
+        return Err(
+            "--resume needs --jsonout or --pgnout naming the records of the interrupted match"
+                .into(),
+        );
+    };
+    if !Path::new(path).exists() {
+        return Ok(Vec::new());
+    }
+    let records = read_records(path)?;
+    for record in &records {
+        let expected = usize::try_from(record.number)
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|index| games.get(index));
+        let book: Vec<crate::Move> = record
+            .moves
+            .iter()
+            .take_while(|m| m.book)
+            .map(|m| m.mv)
+            .collect();
+        let matches = expected.is_some_and(|g| {
+            let opening = &openings[g.opening];
+            names[g.goat] == record.goat
+                && names[g.tiger] == record.tiger
+                && opening.start == record.start
+                && opening.moves == book
+        });
+        if !matches {
+            return Err(format!(
+                "records file \"{path}\": game {} ({} vs {}) is not part of this match's schedule; same engines, openings and seed are needed to resume",
+                record.number, record.goat, record.tiger
+            ));
+        }
+    }
+    Ok(records)
+}
+
+/// Runs `referee [match options]`.
+///
+/// # Errors
+/// A message for anything wrong with the command line, files or engines before the match starts.
+pub fn play(args: &MatchArgs, stop: &AtomicBool, mut console: Console) -> Result<Finish, String> {
+    let rules = args.rules.rules();
+    let demo = args.engines.is_empty();
+    let engine_tokens = if demo {
+        demo_engines()?
+    } else {
+        args.engines.clone()
+    };
+    if engine_tokens.len() < 2 {
+        return Err("a match needs at least two engines (--engine ... --engine ...)".into());
+    }
+    let specs: Vec<EngineSpec> =
+        parse_engines(&engine_tokens, &args.each).map_err(|e| e.to_string())?;
+    for spec in &specs {
+        if let Some(path) = &spec.command.stderr {
+            open_append(&Some(path.clone()))
+                .map_err(|e| format!("engine \"{}\": {e}", spec.name))?;
+        }
+        if !program_exists(&spec.command.program, spec.command.dir.as_deref()) {
+            return Err(format!(
+                "engine \"{}\": program \"{}\" not found",
+                spec.name, spec.command.program
+            ));
+        }
+    }
+    let sprt = parse_sprt(&args.sprt)?;
+    if sprt.is_some() && specs.len() != 2 {
+        return Err("--sprt needs exactly two engines".into());
+    }
+    let adjudication = Adjudication {
+        max_plies: args.maxplies,
+        draw: parse_draw(&args.draw)?,
+        resign: parse_resign(&args.resign)?,
+    };
+    let source = parse_openings_source(&args.openings)?;
+    let openings: Vec<Opening> = match &source.file {
+        Some(path) => read_openings(path, rules)?,
+        None if demo => builtin_openings(rules),
+        None => vec![Opening::startpos()],
+    };
+    let pgn_path = args
+        .pgnout
+        .as_ref()
+        .map(|p| p.strip_prefix("file=").unwrap_or(p).to_string());
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let full = schedule(&ScheduleConfig {
+        engines: specs.len(),
+        tournament: args.tournament,
+        rounds: if demo { 8 } else { args.rounds },
+        games: args.games,
+        order: if demo {
+            Order::Sequential
+        } else {
+            source.order
+        },
+        start: source.start,
+        openings: openings.len(),
+        seed,
+    });
+    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    let mut games: Vec<ScheduledGame> = full
+        .iter()
+        .filter(|g| args.shard.is_none_or(|shard| shard.contains(g.pair)))
+        .copied()
+        .collect();
+    let previous = if args.resume {
+        for (path, terminator) in [(&args.jsonout, "\n"), (&pgn_path, "\n\n")] {
+            if let Some(path) = path {
+                drop_partial_tail(path, terminator)?;
+            }
+        }
+        resumed_games(args, &pgn_path, &full, &names, &openings)?
+    } else {
+        Vec::new()
+    };
+    let recorded: std::collections::HashSet<u64> = previous.iter().map(|r| r.number).collect();
+    games.retain(|g| !recorded.contains(&g.number));
+    let concurrency = if demo && args.concurrency == 1 {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(4)
+    } else {
+        args.concurrency as usize
+    };
+    console.note(&format!(
+        "referee: seed {seed}; {} engines, {} games in the schedule, {} to play{}; concurrency {concurrency}; rules {rules}",
+        specs.len(),
+        full.len(),
+        games.len(),
+        args.shard.map_or(String::new(), |s| format!(" (shard {s})")),
+    ));
+    if !previous.is_empty() {
+        console.note(&format!(
+            "referee: resuming: {} games already recorded",
+            previous.len()
+        ));
+    }
+    let mut output = Output {
+        console,
+        pgn: open_append(&pgn_path)?,
+        json: open_append(&args.jsonout)?,
+        standings: Standings::of(&previous),
+        records: previous,
+        total_games: full.len() as u64,
+        names,
+        sprt,
+        rating_interval: args.ratinginterval,
+        recover: args.recover,
+        fault: None,
+        io_error: None,
+        printed_at: Vec::new(),
+    };
+    output.printed_at = vec![u64::MAX; output.standings.tallies.len()];
+    let config = MatchConfig {
+        specs,
+        openings,
+        games,
+        rules,
+        adjudication,
+        timeouts: Timeouts {
+            handshake: Duration::from_millis(args.handshake_timeout),
+            stall: Duration::from_millis(args.stall_timeout),
+            grace: Duration::from_secs(1),
+        },
+        concurrency,
+        event: args.event.clone(),
+        site: args.site.clone(),
+    };
+    let end = run_match(&config, &mut output, stop);
+    output.console.end_progress();
+    for index in 0..output.standings.tallies.len() {
+        let tally = &output.standings.tallies[index];
+        let games = tally.total.wins + tally.total.losses + tally.total.draws;
+        if output.printed_at.get(index) != Some(&games) {
+            output.print_scores(index);
+        }
+    }
+    if output.standings.tallies.len() > 1 {
+        for line in ranking_lines(&output.records) {
+            output.console.line(&line);
+        }
+    }
+    if let Some(error) = output.io_error {
+        return Err(error);
+    }
+    Ok(match (end, output.fault) {
+        (_, Some(fault)) => Finish::Fault(fault),
+        (RunEnd::Interrupted, None) => Finish::Interrupted,
+        _ => Finish::Done,
+    })
+}

@@ -1,0 +1,202 @@
+//! Game records: the PGN-like text format ([`pgn`]) and one JSON line per game ([`json`]),
+//! both written and read back (to resume a match and to merge shards).
+
+pub mod json;
+pub mod pgn;
+
+use super::engine_process::Score;
+use super::outcome::{GameResult, Termination};
+use crate::{Move, Position, Rules, Side};
+
+/// One move of a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedMove {
+    /// The move.
+    pub mv: Move,
+    /// Whether it came from the opening rather than an engine.
+    pub book: bool,
+    /// The engine's last reported score, from the mover's view.
+    pub score: Option<Score>,
+    /// The engine's last reported depth.
+    pub depth: Option<u32>,
+    /// Thinking time in milliseconds (engine moves only).
+    pub time_ms: Option<u64>,
+}
+
+impl RecordedMove {
+    /// An opening move.
+    pub fn book(mv: Move) -> RecordedMove {
+        RecordedMove {
+            mv,
+            book: true,
+            score: None,
+            depth: None,
+            time_ms: None,
+        }
+    }
+}
+
+/// Everything recorded about one finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// Event name.
+    pub event: String,
+    /// Site.
+    pub site: String,
+    /// `YYYY.MM.DD` (UTC) when the game finished.
+    pub date: String,
+    /// Round, 1-based.
+    pub round: u32,
+    /// Game number in the whole match schedule, 1-based.
+    pub number: u64,
+    /// Game pair number in the whole match schedule, 1-based.
+    pub pair: u64,
+    /// The goats' engine name.
+    pub goat: String,
+    /// The tigers' engine name.
+    pub tiger: String,
+    /// The position the game was set up from (before the opening moves).
+    pub start: Position,
+    /// The rule variant.
+    pub rules: Rules,
+    /// The goats' time control text.
+    pub goat_time_control: String,
+    /// The tigers' time control text.
+    pub tiger_time_control: String,
+    /// The moves, opening moves first.
+    pub moves: Vec<RecordedMove>,
+    /// The result.
+    pub result: GameResult,
+    /// How it ended.
+    pub termination: Termination,
+    /// The final comment: `Goats win: tigers blocked`, `Tigers lose: illegal move "a1a3" ...`.
+    pub reason: String,
+}
+
+impl GameRecord {
+    /// The engine playing `side`.
+    pub fn engine(&self, side: Side) -> &str {
+        match side {
+            Side::Goats => &self.goat,
+            Side::Tigers => &self.tiger,
+        }
+    }
+
+    /// Points scored by engine `name` (None if it did not play this game).
+    pub fn points_of(&self, name: &str) -> Option<f64> {
+        if self.goat == name {
+            Some(self.result.points_for(Side::Goats))
+        } else if self.tiger == name {
+            Some(self.result.points_for(Side::Tigers))
+        } else {
+            None
+        }
+    }
+}
+
+/// Today's date (UTC) as `YYYY.MM.DD`.
+pub fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Civil-from-days (proleptic Gregorian), valid for all dates after 1970.
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let day_of_era = z - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// Reads records from text in either format (JSON lines if the first non-blank character is
+/// `{`, PGN otherwise).
+///
+/// # Errors
+/// A message naming the bad line or tag.
+pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
+    if text.trim_start().starts_with('{') {
+        json::parse_lines(text)
+    } else {
+        pgn::parse_games(text)
+    }
+}
+
+/// Reads a record file in either format.
+///
+/// # Errors
+/// The file name and the reason.
+pub fn read_records(path: &str) -> Result<Vec<GameRecord>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read records file \"{path}\": {e}"))?;
+    parse_records(&text).map_err(|e| format!("records file \"{path}\": {e}"))
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A record with every kind of move comment, for round-trip tests.
+    pub(crate) fn sample() -> GameRecord {
+        let moves = ["c3", "a1b2", "b3", "e1d2", "d3"];
+        GameRecord {
+            event: "test \"quoted\" event".to_string(),
+            site: "here".to_string(),
+            date: "2026.11.29".to_string(),
+            round: 2,
+            number: 7,
+            pair: 4,
+            goat: "A".to_string(),
+            tiger: "B b".to_string(),
+            start: Position::startpos(),
+            rules: Rules::default(),
+            goat_time_control: "10+0.1".to_string(),
+            tiger_time_control: "depth=3".to_string(),
+            moves: moves
+                .iter()
+                .enumerate()
+                .map(|(i, text)| {
+                    let mv = text.parse().unwrap();
+                    match i {
+                        0 | 1 => RecordedMove::book(mv),
+                        2 => RecordedMove {
+                            mv,
+                            book: false,
+                            score: Some(Score::Centi(-35)),
+                            depth: Some(4),
+                            time_ms: Some(12),
+                        },
+                        3 => RecordedMove {
+                            mv,
+                            book: false,
+                            score: Some(Score::Mate(-3)),
+                            depth: None,
+                            time_ms: Some(1500),
+                        },
+                        _ => RecordedMove {
+                            mv,
+                            book: false,
+                            score: None,
+                            depth: None,
+                            time_ms: Some(0),
+                        },
+                    }
+                })
+                .collect(),
+            result: GameResult::TigersWin,
+            termination: Termination::IllegalMove,
+            reason: "Goats lose: illegal move \"c3\" (occupied)".to_string(),
+        }
+    }
+
+    #[test]
+    fn today_looks_like_a_date() {
+        let date = today();
+        assert_eq!(date.len(), 10);
+        assert!(date.starts_with("20"));
+    }
+}

@@ -1,0 +1,215 @@
+//! Runs the scheduled games on worker threads, each owning its engine processes, and hands
+//! finished games to a [`Sink`] in game-number order whatever the concurrency.
+
+use super::adjudication::Adjudication;
+use super::engine_process::{EngineError, EngineProcess, Timeouts};
+use super::game::{play_game, GameEnd, GameSetup};
+use super::openings::Opening;
+use super::record::GameRecord;
+use super::schedule::ScheduledGame;
+use super::spec::EngineSpec;
+use crate::{Rules, Side};
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::Mutex;
+
+/// Everything a match needs to run.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The engines.
+    pub specs: Vec<EngineSpec>,
+    /// The openings the schedule refers to.
+    pub openings: Vec<Opening>,
+    /// The games to play (after shard and resume filtering), in game-number order.
+    pub games: Vec<ScheduledGame>,
+    /// The rule variant.
+    pub rules: Rules,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+    /// Handshake, stall and grace timeouts.
+    pub timeouts: Timeouts,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Event tag.
+    pub event: String,
+    /// Site tag.
+    pub site: String,
+}
+
+/// What the runner tells its sink.
+pub trait Sink {
+    /// A game has started (any order).
+    fn started(&mut self, game: &ScheduledGame);
+    /// A game has finished (game-number order). Returning false stops the match: no new game
+    /// starts and running ones are abandoned.
+    fn finished(&mut self, record: &GameRecord) -> bool;
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// Every scheduled game was played.
+    Completed,
+    /// The sink asked to stop (SPRT decision, fault without `--recover`).
+    Stopped,
+    /// The stop flag was set from outside (Ctrl-C).
+    Interrupted,
+}
+
+enum Message {
+    Started(ScheduledGame),
+    Done(u64, GameEnd),
+}
+
+/// Starts an engine and does its handshake with its options and the match rules.
+///
+/// # Errors
+/// The engine error.
+pub fn start_engine(
+    spec: &EngineSpec,
+    rules: &Rules,
+    timeouts: &Timeouts,
+    stop: &AtomicBool,
+) -> Result<EngineProcess, EngineError> {
+    let mut engine = EngineProcess::spawn(&spec.name, &spec.command)?;
+    let mut options = spec.options.clone();
+    options.push(("ForcedCapture".into(), rules.forced_capture.to_string()));
+    options.push(("CapturesToWin".into(), rules.captures_to_win.to_string()));
+    options.push(("Repetition".into(), rules.repetition.to_string()));
+    engine.handshake(&options, timeouts.handshake, stop)?;
+    Ok(engine)
+}
+
+fn play_one(
+    config: &MatchConfig,
+    scheduled: &ScheduledGame,
+    engines: &mut [Option<EngineProcess>],
+    stop: &AtomicBool,
+) -> GameEnd {
+    let setup = GameSetup {
+        number: scheduled.number,
+        pair: scheduled.pair,
+        round: scheduled.round,
+        event: &config.event,
+        site: &config.site,
+        opening: &config.openings[scheduled.opening],
+        rules: config.rules,
+        goat: &config.specs[scheduled.goat],
+        tiger: &config.specs[scheduled.tiger],
+        adjudication: config.adjudication,
+        timeouts: config.timeouts,
+    };
+    for (side, index) in [
+        (Side::Goats, scheduled.goat),
+        (Side::Tigers, scheduled.tiger),
+    ] {
+        if engines[index].is_none() {
+            match start_engine(&config.specs[index], &config.rules, &config.timeouts, stop) {
+                Ok(engine) => engines[index] = Some(engine),
+                Err(error) => return setup.setup_failure(side, &error),
+            }
+        }
+    }
+    let mut goat = engines[scheduled.goat].take().expect("started above");
+    let mut tiger = engines[scheduled.tiger].take().expect("started above");
+    let end = play_game(&setup, [&mut goat, &mut tiger], stop);
+    engines[scheduled.goat] = Some(goat);
+    engines[scheduled.tiger] = Some(tiger);
+    if let GameEnd::Finished(_, Some(side)) = &end {
+        let index = if *side == Side::Goats {
+            scheduled.goat
+        } else {
+            scheduled.tiger
+        };
+        if let Some(mut engine) = engines[index].take() {
+            log::info!(
+                "{}: killed after its fault; restarted for its next game",
+                config.specs[index].name
+            );
+            engine.kill();
+        }
+    }
+    end
+}
+
+fn worker(
+    config: &MatchConfig,
+    queue: &Mutex<VecDeque<ScheduledGame>>,
+    sender: &mpsc::Sender<Message>,
+    stop: &AtomicBool,
+) {
+    let mut engines: Vec<Option<EngineProcess>> = config.specs.iter().map(|_| None).collect();
+    while !stop.load(Ordering::Relaxed) {
+        let Some(scheduled) = queue.lock().expect("queue lock").pop_front() else {
+            break;
+        };
+        let _ = sender.send(Message::Started(scheduled));
+        let end = play_one(config, &scheduled, &mut engines, stop);
+        let _ = sender.send(Message::Done(scheduled.number, end));
+    }
+    for engine in engines.into_iter().flatten() {
+        engine.shutdown(config.timeouts.grace);
+    }
+}
+
+/// Plays the match. `stop` may be set from outside (Ctrl-C): running games are abandoned (not
+/// recorded), engines are shut down, and games already finished still reach the sink.
+pub fn run_match(config: &MatchConfig, sink: &mut dyn Sink, stop: &AtomicBool) -> RunEnd {
+    let queue = Mutex::new(config.games.iter().copied().collect::<VecDeque<_>>());
+    let order: Vec<u64> = config.games.iter().map(|g| g.number).collect();
+    let (sender, receiver) = mpsc::channel();
+    let mut stopped_by_sink = false;
+    std::thread::scope(|scope| {
+        for index in 0..config.concurrency.max(1).min(config.games.len().max(1)) {
+            let sender = sender.clone();
+            let queue = &queue;
+            std::thread::Builder::new()
+                .name(format!("game-worker-{index}"))
+                .spawn_scoped(scope, move || worker(config, queue, &sender, stop))
+                .expect("a worker thread starts");
+        }
+        drop(sender);
+        let mut pending: BTreeMap<u64, GameEnd> = BTreeMap::new();
+        let mut next = 0;
+        let mut accepting = true;
+        for message in receiver {
+            match message {
+                Message::Started(game) => sink.started(&game),
+                Message::Done(number, end) => {
+                    pending.insert(number, end);
+                }
+            }
+            while next < order.len() {
+                let Some(end) = pending.remove(&order[next]) else {
+                    break;
+                };
+                next += 1;
+                if let (GameEnd::Finished(record, _), true) = (end, accepting) {
+                    if !sink.finished(&record) {
+                        accepting = false;
+                        stopped_by_sink = true;
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+        // Stopped early: the games that did finish are still reported, in order.
+        if accepting {
+            for end in pending.into_values() {
+                if let GameEnd::Finished(record, _) = end {
+                    if !sink.finished(&record) {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    if stopped_by_sink {
+        RunEnd::Stopped
+    } else if stop.load(Ordering::Relaxed) {
+        RunEnd::Interrupted
+    } else {
+        RunEnd::Completed
+    }
+}

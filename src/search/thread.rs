@@ -1,0 +1,371 @@
+//! Running a search: iterative deepening with aspiration windows and MultiPV on the main
+//! thread, Lazy SMP helpers sharing the transposition table, and progress reports.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use crate::{Game, Move, Position};
+
+use super::history::GameKeys;
+use super::params::Params;
+use super::root::aspiration;
+use super::score::{is_mate, Bound, Score, Value, INFINITE, MATE};
+use super::simple::{greedy_move, guess_reply, random_move};
+use super::time::{Control, TimePlan};
+use super::tt::TranspositionTable;
+use super::worker::Worker;
+use crate::engine::{EngineOptions, Limits, SearchInfo, SearchObserver, SearchResult, Strategy};
+
+/// Deepest iteration.
+pub const MAX_DEPTH: u32 = 100;
+/// Depth searched by a `go` with no limit at all.
+pub const DEFAULT_DEPTH: u32 = 12;
+/// Root moves are announced (currmove) only after this much time.
+pub(crate) const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
+
+/// A root move with its latest score and line.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub(crate) mv: Move,
+    pub(crate) child: Position,
+    pub(crate) score: Value,
+    pub(crate) previous_score: Value,
+    pub(crate) pv: Vec<Move>,
+}
+
+/// Everything a search reads.
+pub struct SearchContext<'a> {
+    /// The game to search from.
+    pub game: &'a Game,
+    /// Engine settings.
+    pub options: &'a EngineOptions,
+    /// Evaluation weights and search settings.
+    pub params: &'a Params,
+    /// Limits of this search.
+    pub limits: &'a Limits,
+    /// The shared table.
+    pub tt: &'a TranspositionTable,
+    /// Stop and ponder flags.
+    pub control: &'a Control,
+}
+
+impl SearchContext<'_> {
+    fn root_moves(&self) -> Vec<RootMove> {
+        let legal = self.game.legal_moves();
+        let position = *self.game.position();
+        let restricted: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|mv| self.limits.search_moves.contains(mv))
+            .collect();
+        let chosen = if restricted.is_empty() {
+            legal.to_vec()
+        } else {
+            restricted
+        };
+        chosen
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                child: position.played(mv),
+                score: -INFINITE,
+                previous_score: -INFINITE,
+                pv: vec![mv],
+            })
+            .collect()
+    }
+
+    fn max_depth(&self) -> u32 {
+        let limits = self.limits;
+        let unlimited = limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && !limits.infinite
+            && !limits.ponder
+            && limits.time_left[self.game.position().side_to_move().index()].is_none();
+        match limits.depth {
+            Some(depth) => depth.clamp(1, MAX_DEPTH),
+            None if unlimited => DEFAULT_DEPTH,
+            None => MAX_DEPTH,
+        }
+    }
+
+    /// Holds the result back while `go infinite` or an unanswered ponder search must go on.
+    fn wait_for_release(&self) {
+        while !self.control.is_stopped() && (self.limits.infinite || self.control.is_pondering()) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// The longest legal prefix of `pv` from the root.
+    fn legal_prefix(&self, pv: &[Move]) -> Vec<Move> {
+        let mut game = self.game.clone();
+        let mut out = Vec::with_capacity(pv.len());
+        for &mv in pv {
+            if game.play(mv).is_err() {
+                break;
+            }
+            out.push(mv);
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn info(
+        &self,
+        depth: u32,
+        seldepth: usize,
+        line: usize,
+        value: Value,
+        bound: Bound,
+        nodes: u64,
+        pv: &[Move],
+    ) -> SearchInfo {
+        let score = Score::from_value(value);
+        SearchInfo {
+            depth,
+            seldepth: (seldepth as u32).max(depth),
+            multipv: line as u32 + 1,
+            score,
+            bound,
+            wdl: self.options.show_wdl.then(|| score.wdl()),
+            nodes,
+            time: self.control.elapsed(),
+            hashfull: self.tt.hashfull(),
+            tbhits: 0,
+            pv: self.legal_prefix(pv),
+        }
+    }
+}
+
+/// Runs a search to completion on the calling thread (helpers on their own threads), reporting
+/// to `observer` (but not calling `on_finish`), and returns its result.
+pub fn run(context: &SearchContext<'_>, observer: &mut dyn SearchObserver) -> SearchResult {
+    let game = context.game;
+    let root_moves = context.root_moves();
+    if root_moves.is_empty() {
+        return SearchResult {
+            best_move: None,
+            ponder_move: None,
+            info: None,
+        };
+    }
+    let result = match context.options.strategy {
+        Strategy::Search => search(context, root_moves, observer),
+        Strategy::Random | Strategy::Greedy => {
+            let (mv, value) = if context.options.strategy == Strategy::Random {
+                let mv = random_move(game, context.options.seed).unwrap_or(root_moves[0].mv);
+                (mv, 0)
+            } else {
+                greedy_move(game, context.params).unwrap_or((root_moves[0].mv, 0))
+            };
+            let info = context.info(1, 1, 0, value, Bound::Exact, root_moves.len() as u64, &[mv]);
+            observer.on_info(&info);
+            SearchResult {
+                best_move: Some(mv),
+                ponder_move: guess_reply(game, mv, context.params),
+                info: Some(info),
+            }
+        }
+    };
+    context.wait_for_release();
+    result
+}
+
+fn search(
+    context: &SearchContext<'_>,
+    root_moves: Vec<RootMove>,
+    observer: &mut dyn SearchObserver,
+) -> SearchResult {
+    let options = context.options;
+    let threads = options.threads.clamp(1, 64);
+    let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    let game_keys = GameKeys::new(context.game);
+    let root = *context.game.position();
+    let plan = TimePlan::new(
+        context.limits,
+        root.side_to_move().index(),
+        options.move_overhead,
+    );
+    context.tt.new_search();
+    let max_depth = context.max_depth();
+    let new_worker = |id: usize| {
+        Worker::new(
+            id,
+            *context.game.rules(),
+            context.params,
+            context.tt,
+            context.control,
+            plan,
+            if id == 0 { context.limits.nodes } else { None },
+            &counters[id],
+            &game_keys,
+            root.board_key(),
+        )
+    };
+    std::thread::scope(|scope| {
+        for id in 1..threads {
+            let mut moves = root_moves.clone();
+            let mut worker = new_worker(id);
+            scope.spawn(move || {
+                iterate(&mut worker, &mut moves, context, 1, max_depth, None);
+            });
+        }
+        let mut moves = root_moves.clone();
+        let mut worker = new_worker(0);
+        let mut reporter = Reporter {
+            observer,
+            counters: &counters,
+        };
+        let depth = iterate(
+            &mut worker,
+            &mut moves,
+            context,
+            options.multi_pv,
+            max_depth,
+            Some(&mut reporter),
+        );
+        context.control.stop_helpers();
+        let nodes = reporter.total_nodes(&worker);
+        let best = &moves[0];
+        let pv = context.legal_prefix(&best.pv);
+        let info = context.info(
+            depth,
+            worker.seldepth,
+            0,
+            best.score,
+            Bound::Exact,
+            nodes,
+            &pv,
+        );
+        let ponder_move = info
+            .pv
+            .get(1)
+            .copied()
+            .or_else(|| ponder_from_tt(context, best.mv));
+        SearchResult {
+            best_move: Some(best.mv),
+            ponder_move,
+            info: Some(info),
+        }
+    })
+}
+
+fn ponder_from_tt(context: &SearchContext<'_>, mv: Move) -> Option<Move> {
+    let mut after = context.game.clone();
+    after.play(mv).ok()?;
+    let stored = context
+        .tt
+        .probe(after.position().hash())
+        .and_then(|entry| entry.mv);
+    match stored {
+        Some(reply) if after.check_move(reply).is_ok() => Some(reply),
+        _ => guess_reply(context.game, mv, context.params),
+    }
+}
+
+/// The main thread's link to the observer.
+pub(crate) struct Reporter<'a> {
+    pub(crate) observer: &'a mut dyn SearchObserver,
+    pub(crate) counters: &'a [AtomicU64],
+}
+
+impl Reporter<'_> {
+    pub(crate) fn total_nodes(&self, main: &Worker<'_>) -> u64 {
+        main.nodes
+            + self.counters[1..]
+                .iter()
+                .map(|c| c.load(Ordering::Relaxed))
+                .sum::<u64>()
+    }
+}
+
+/// Iterative deepening; returns the last completed depth (at least 1).
+fn iterate(
+    worker: &mut Worker<'_>,
+    moves: &mut [RootMove],
+    context: &SearchContext<'_>,
+    multi_pv: usize,
+    max_depth: u32,
+    mut reporter: Option<&mut Reporter<'_>>,
+) -> u32 {
+    let lines = multi_pv.clamp(1, moves.len());
+    let offset = (worker.id % 2) as u32;
+    let mut completed = 0;
+    for depth in 1..=max_depth {
+        let search_depth = (depth + offset).min(MAX_DEPTH);
+        worker.can_abort = depth > 1;
+        worker.seldepth = 0;
+        worker.heuristics.clear_killers();
+        for root_move in moves.iter_mut() {
+            root_move.previous_score = root_move.score;
+            root_move.score = -INFINITE;
+        }
+        for line in 0..lines {
+            aspiration(
+                worker,
+                moves,
+                line,
+                search_depth as i32,
+                context,
+                reporter.as_deref_mut(),
+            );
+            if worker.aborted {
+                break;
+            }
+            moves[..=line].sort_by_key(|root_move| std::cmp::Reverse(root_move.score));
+        }
+        if worker.aborted {
+            if moves[0].score == -INFINITE {
+                for root_move in moves.iter_mut() {
+                    root_move.score = root_move.previous_score;
+                }
+            }
+            moves.sort_by_key(|root_move| std::cmp::Reverse(root_move.score));
+            break;
+        }
+        completed = search_depth;
+        if let Some(reporter) = reporter.as_deref_mut() {
+            let nodes = reporter.total_nodes(worker);
+            for (line, root_move) in moves[..lines].iter().enumerate() {
+                let info = context.info(
+                    search_depth,
+                    worker.seldepth,
+                    line,
+                    root_move.score,
+                    Bound::Exact,
+                    nodes,
+                    &root_move.pv,
+                );
+                reporter.observer.on_info(&info);
+            }
+        }
+        if worker.id == 0 && should_stop(worker, moves, context, depth) {
+            break;
+        }
+        if worker.id != 0 && context.control.helpers_stopped() {
+            break;
+        }
+    }
+    completed.max(1)
+}
+
+fn should_stop(
+    worker: &Worker<'_>,
+    moves: &[RootMove],
+    context: &SearchContext<'_>,
+    depth: u32,
+) -> bool {
+    let control = context.control;
+    if control.is_stopped() || worker.node_limit.is_some_and(|limit| worker.nodes >= limit) {
+        return true;
+    }
+    if control.is_pondering() || worker.plan.hard.is_none() {
+        return false;
+    }
+    let best = moves[0].score;
+    let mate_proven = is_mate(best) && depth as i32 > MATE - best.abs() + 4;
+    worker.plan.should_stop_iterating(control.clock_elapsed())
+        || mate_proven
+        || (moves.len() == 1 && depth >= 4)
+}

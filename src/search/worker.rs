@@ -1,0 +1,363 @@
+//! One search thread: principal variation search with quiescence, on a board-key stack that
+//! implements the repetition rules.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::{Move, MoveList, Position, Repetition, Rules};
+
+use super::eval::evaluate;
+use super::history::GameKeys;
+use super::ordering::{pick_next, Heuristics};
+use super::params::Params;
+use super::score::{
+    from_tt, is_mate, mate_in, mated_in, to_tt, Bound, Value, DRAW, INFINITE, MAX_PLY,
+};
+use super::time::{Control, TimePlan};
+use super::tt::TranspositionTable;
+
+mod quiescence;
+
+/// Nodes between two looks at the clock and the stop flag.
+const POLL_INTERVAL: u64 = 256;
+
+/// Late move reductions, by depth and move number.
+fn reduction(depth: i32, move_number: usize) -> i32 {
+    let value = 0.4 + f64::from(depth.max(1)).ln() * (move_number.max(1) as f64).ln() / 2.2;
+    value as i32
+}
+
+/// A search thread's state.
+pub struct Worker<'a> {
+    /// Thread index; 0 is the main thread.
+    pub id: usize,
+    pub(crate) rules: Rules,
+    pub(crate) params: &'a Params,
+    pub(crate) tt: &'a TranspositionTable,
+    pub(crate) control: &'a Control,
+    pub(crate) plan: TimePlan,
+    pub(crate) node_limit: Option<u64>,
+    pub(crate) shared_nodes: &'a AtomicU64,
+    /// Nodes searched by this thread.
+    pub nodes: u64,
+    /// Deepest ply reached in the current iteration.
+    pub seldepth: usize,
+    /// Board keys of the current search path, the root first.
+    path: Vec<u64>,
+    game_keys: &'a GameKeys,
+    pub(crate) heuristics: Heuristics,
+    pv: Vec<Vec<Move>>,
+    /// Whether the move into each ply was a null move.
+    null_played: Vec<bool>,
+    /// Whether aborting is allowed (not during the first iteration).
+    pub(crate) can_abort: bool,
+    /// Set once the search must unwind; results after it are discarded.
+    pub aborted: bool,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker for the root whose board key is `root_key`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: usize,
+        rules: Rules,
+        params: &'a Params,
+        tt: &'a TranspositionTable,
+        control: &'a Control,
+        plan: TimePlan,
+        node_limit: Option<u64>,
+        shared_nodes: &'a AtomicU64,
+        game_keys: &'a GameKeys,
+        root_key: u64,
+    ) -> Worker<'a> {
+        let mut path = Vec::with_capacity(MAX_PLY + 2);
+        path.push(root_key);
+        Worker {
+            id,
+            rules,
+            params,
+            tt,
+            control,
+            plan,
+            node_limit,
+            shared_nodes,
+            nodes: 0,
+            seldepth: 0,
+            path,
+            game_keys,
+            heuristics: Heuristics::default(),
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            null_played: vec![false; MAX_PLY + 2],
+            can_abort: false,
+            aborted: false,
+        }
+    }
+
+    /// The principal variation found below the root move just searched (from ply 1).
+    pub fn child_pv(&self) -> &[Move] {
+        &self.pv[1]
+    }
+
+    /// Counts a node and decides whether to abort.
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            self.shared_nodes.store(self.nodes, Ordering::Relaxed);
+            if self.can_abort {
+                self.check_abort();
+            }
+        }
+        if self.can_abort && self.node_limit.is_some_and(|limit| self.nodes >= limit) {
+            self.aborted = true;
+        }
+    }
+
+    fn check_abort(&mut self) {
+        let stopped = if self.id == 0 {
+            self.control.is_stopped()
+        } else {
+            self.control.helpers_stopped()
+        };
+        if stopped
+            || (!self.control.is_pondering()
+                && self.plan.is_out_of_time(self.control.clock_elapsed()))
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// Whether a position with board key `key` at `ply` occurred before on the path or in the game.
+    fn occurred_before(&self, key: u64, ply: usize) -> bool {
+        let mut index = ply;
+        while index >= 2 {
+            index -= 2;
+            if self.path[index] == key {
+                return true;
+            }
+        }
+        self.game_keys.contains(key)
+    }
+
+    /// Whether the forbid rule removes moves from `position`.
+    fn forbid_applies(&self, position: &Position) -> bool {
+        self.rules.repetition == Repetition::Forbid && !position.is_placement_phase()
+    }
+
+    /// The legal moves at `ply`, repetition rules included.
+    pub fn legal_moves(&self, position: &Position, ply: usize) -> MoveList {
+        let mut moves = position.legal_moves(&self.rules);
+        if self.forbid_applies(position) {
+            moves.retain(|mv| !self.occurred_before(position.played(mv).board_key(), ply + 1));
+        }
+        moves
+    }
+
+    /// Searches `child` (the root after `mv`) as ply 1 and returns its value for the root.
+    pub fn search_root_move(
+        &mut self,
+        child: &Position,
+        depth: i32,
+        alpha: Value,
+        beta: Value,
+        pv_node: bool,
+    ) -> Value {
+        self.path.truncate(1);
+        self.path.push(child.board_key());
+        let value = -self.search(child, depth - 1, -beta, -alpha, 1, pv_node);
+        self.path.truncate(1);
+        value
+    }
+
+    /// Principal variation search of `position` at `ply` with `depth` plies left.
+    fn search(
+        &mut self,
+        position: &Position,
+        depth: i32,
+        mut alpha: Value,
+        mut beta: Value,
+        ply: usize,
+        pv_node: bool,
+    ) -> Value {
+        self.pv[ply].clear();
+        if depth <= 0 {
+            return self.quiescence(position, alpha, beta, ply, self.params.goat_evasions);
+        }
+        self.count_node();
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if position.is_captures_reached(&self.rules) {
+            return mated_in(ply);
+        }
+        if self.rules.repetition == Repetition::Draw && self.occurred_before(self.path[ply], ply) {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 8 {
+            return evaluate(position, &self.rules, self.params);
+        }
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = position.hash();
+        let entry = self.tt.probe(key);
+        let mut hash_move = None;
+        if let Some(entry) = entry {
+            hash_move = entry.mv;
+            let value = from_tt(entry.value, ply);
+            if !pv_node
+                && entry.depth >= depth
+                && match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => value >= beta,
+                    Bound::Upper => value <= alpha,
+                }
+            {
+                return value;
+            }
+        }
+
+        let mut moves = self.legal_moves(position, ply);
+        if moves.is_empty() {
+            return mated_in(ply);
+        }
+        let static_eval = entry.map_or_else(
+            || evaluate(position, &self.rules, self.params),
+            |entry| entry.eval,
+        );
+
+        // Reverse futility: far above beta near the leaves, with no capture to fear.
+        let margin = self.params.futility_margin;
+        if !pv_node
+            && margin > 0
+            && depth <= 3
+            && !is_mate(beta)
+            && static_eval - margin * depth >= beta
+            && !position.has_capture()
+        {
+            return static_eval;
+        }
+
+        // Null move: if passing still holds beta, a real move surely does.
+        if self.params.null_move != 0
+            && !pv_node
+            && depth >= 3
+            && static_eval >= beta
+            && !is_mate(beta)
+            && !self.null_played[ply]
+        {
+            let passed = Position::from_parts(
+                position.tigers(),
+                position.goats(),
+                position.side_to_move().opposite(),
+                position.goats_in_hand(),
+                position.goats_captured(),
+            );
+            if let Ok(passed) = passed {
+                self.path.push(passed.board_key());
+                self.null_played[ply + 1] = true;
+                let reduction = 2 + depth / 4;
+                let value = -self.search(
+                    &passed,
+                    depth - 1 - reduction,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                );
+                self.null_played[ply + 1] = false;
+                self.path.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if value >= beta {
+                    return if is_mate(value) { beta } else { value };
+                }
+            }
+        }
+
+        let mut scores = [0i32; crate::movelist::MAX_MOVES];
+        self.heuristics
+            .score_moves(position, &moves, hash_move, ply, &mut scores[..moves.len()]);
+        let side = position.side_to_move();
+        let original_alpha = alpha;
+        let mut best_value = -INFINITE;
+        let mut best_move = None;
+        let mut tried = MoveList::new();
+        for index in 0..moves.len() {
+            let mv = pick_next(&mut moves, &mut scores, index);
+            let quiet = !mv.is_capture() && scores[index] < 900_000;
+            let child = position.played(mv);
+            self.path.push(child.board_key());
+            let value = if index == 0 {
+                -self.search(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
+            } else {
+                let reduce = if self.params.reductions != 0 && depth >= 3 && quiet && index >= 3 {
+                    (reduction(depth, index) - i32::from(pv_node)).clamp(0, depth - 2)
+                } else {
+                    0
+                };
+                let mut value = -self.search(
+                    &child,
+                    depth - 1 - reduce,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                );
+                if value > alpha && reduce > 0 {
+                    value = -self.search(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if value > alpha && value < beta && pv_node {
+                    value = -self.search(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                }
+                value
+            };
+            self.path.pop();
+            if self.aborted {
+                return 0;
+            }
+            if value > best_value {
+                best_value = value;
+                if value > alpha {
+                    best_move = Some(mv);
+                    alpha = value;
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(mv);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    if value >= beta {
+                        self.heuristics.record_cutoff(side, ply, mv, depth, &tried);
+                        break;
+                    }
+                }
+            }
+            if !mv.is_capture() {
+                tried.push(mv);
+            }
+        }
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if best_value > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move,
+            to_tt(best_value, ply),
+            static_eval,
+            depth,
+            bound,
+        );
+        best_value
+    }
+}

@@ -1,0 +1,275 @@
+//! In-process tests of the protocol session: options, positions, debug commands, bad input.
+
+mod protocol_support;
+
+use baghchal::protocol::Flow;
+use baghchal::{Game, Rules};
+use protocol_support::session::{is_error, send, session, wait_bestmove, WAIT};
+use std::time::Duration;
+
+#[test]
+fn handshake_lists_every_option_in_order_then_uciok() {
+    let (mut session, out) = session();
+    let lines = send(&mut session, &out, "uci");
+    assert!(lines[0].starts_with("id name baghchal "));
+    assert!(lines[1].starts_with("id author "));
+    assert_eq!(lines.last().unwrap(), "uciok");
+    let names: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("option name "))
+        .map(|l| &l[..l.find(" type ").unwrap()])
+        .collect();
+    let expected = [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Move Overhead",
+        "Ponder",
+        "UCI_ShowWDL",
+        "ForcedCapture",
+        "CapturesToWin",
+        "Repetition",
+        "Strategy",
+        "Seed",
+        "Clear Hash",
+    ];
+    assert_eq!(names, expected);
+    assert_eq!(send(&mut session, &out, "isready"), ["readyok"]);
+}
+
+#[test]
+fn setoption_applies_good_values_and_rejects_bad_ones_unchanged() {
+    let (mut session, out) = session();
+    assert!(send(&mut session, &out, "setoption name move overhead value 250").is_empty());
+    assert_eq!(
+        session.settings().engine.move_overhead,
+        Duration::from_millis(250)
+    );
+    assert!(send(&mut session, &out, "setoption  name  MultiPV  value 3").is_empty());
+    assert_eq!(session.settings().engine.multi_pv, 3);
+    assert!(send(
+        &mut session,
+        &out,
+        "setoption name ForcedCapture value TRUE"
+    )
+    .is_empty());
+    assert!(session.game().rules().forced_capture);
+    for bad in [
+        "setoption name Hash value 0",
+        "setoption name Hash value 4097",
+        "setoption name Hash value lots",
+        "setoption name Hash",
+        "setoption name Threads value -1",
+        "setoption name UCI_ShowWDL value yes",
+        "setoption name Repetition value sometimes",
+        "setoption name CapturesToWin value 21",
+        "setoption name Clear Hash value 3",
+        "setoption name Nonsense value 1",
+        "setoption value 3",
+        "setoption",
+    ] {
+        let before = format!("{:?}", session.settings());
+        assert!(is_error(&send(&mut session, &out, bad)), "{bad}");
+        assert_eq!(format!("{:?}", session.settings()), before, "{bad}");
+    }
+    let lines = send(&mut session, &out, "setoption name Hashes value 1");
+    assert_eq!(lines, ["info string error: unknown option \"Hashes\""]);
+    assert!(send(&mut session, &out, "setoption name clear hash").is_empty());
+}
+
+#[test]
+fn position_is_replaced_only_by_a_valid_command() {
+    let (mut session, out) = session();
+    assert!(send(&mut session, &out, "position startpos moves c3 a1b1 b3").is_empty());
+    assert_eq!(session.game().ply(), 3);
+    let before = session.game().position().to_string();
+    let lines = send(&mut session, &out, "position startpos moves c3 a1b1 c3");
+    assert!(is_error(&lines));
+    assert!(
+        lines[0].contains("moves index 2") && lines[0].contains("\"c3\""),
+        "{lines:?}"
+    );
+    assert_eq!(session.game().position().to_string(), before);
+    let lines = send(&mut session, &out, "position startpos moves c3 zz9");
+    assert!(lines[0].contains("\"zz9\""), "{lines:?}");
+    assert!(is_error(&send(
+        &mut session,
+        &out,
+        "position fen T3T/5/5/5/T3T x 20 0"
+    )));
+    assert!(is_error(&send(
+        &mut session,
+        &out,
+        "position fen T3T/5/5/5/T3T g 20"
+    )));
+    assert!(is_error(&send(&mut session, &out, "position")));
+    assert!(is_error(&send(&mut session, &out, "position startpos c3")));
+    assert_eq!(session.game().position().to_string(), before);
+    assert!(send(
+        &mut session,
+        &out,
+        "position   fen  T3T/5/5/5/T3T g 20 0 7   moves  c3 \r"
+    )
+    .is_empty());
+    assert_eq!(session.game().ply(), 1);
+    assert!(send(&mut session, &out, "position fen T3T/5/5/5/T3T g 20 0").is_empty());
+    assert_eq!(session.game().ply(), 0);
+}
+
+#[test]
+fn rule_changes_replay_the_game_or_are_refused() {
+    let (mut session, out) = session();
+    // Tigers to move can capture a1a3; they played the quiet e1d1, illegal under ForcedCapture.
+    let fen = "T3T/5/5/G4/T3T t 19 0";
+    assert!(send(
+        &mut session,
+        &out,
+        &format!("position fen {fen} moves e1d1")
+    )
+    .is_empty());
+    let lines = send(
+        &mut session,
+        &out,
+        "setoption name ForcedCapture value true",
+    );
+    assert!(
+        is_error(&lines) && lines[0].contains("\"e1d1\""),
+        "{lines:?}"
+    );
+    assert!(!session.settings().engine.rules.forced_capture);
+    assert!(!session.game().rules().forced_capture);
+    assert_eq!(session.game().ply(), 1);
+    send(&mut session, &out, &format!("position fen {fen}"));
+    assert!(send(
+        &mut session,
+        &out,
+        "setoption name ForcedCapture value true"
+    )
+    .is_empty());
+    assert!(session.game().rules().forced_capture);
+    let lines = send(
+        &mut session,
+        &out,
+        "position fen T3T/5/5/G4/T3T t 19 0 moves e1d1",
+    );
+    assert!(is_error(&lines), "{lines:?}");
+    assert!(send(
+        &mut session,
+        &out,
+        "position fen T3T/5/5/G4/T3T t 19 0 moves a1a3"
+    )
+    .is_empty());
+}
+
+#[test]
+fn go_perft_prints_divide_then_total() {
+    let (mut session, out) = session();
+    session.handle_line("go perft 3");
+    let total = out
+        .wait_for(WAIT, |l| l.starts_with("Nodes searched: "))
+        .unwrap();
+    let mut game = Game::startpos(Rules::default());
+    assert_eq!(
+        total,
+        format!("Nodes searched: {}", baghchal::perft(&mut game, 3))
+    );
+    let lines = out.lines();
+    let moves = game.legal_moves();
+    assert_eq!(lines.len(), moves.len() + 1, "{lines:?}");
+    for (line, mv) in lines.iter().zip(moves.iter()) {
+        let mut child = game.clone();
+        child.play(*mv).unwrap();
+        assert_eq!(*line, format!("{mv}: {}", baghchal::perft(&mut child, 2)));
+    }
+}
+
+#[test]
+fn display_shows_position_key_and_legal_moves() {
+    let (mut session, out) = session();
+    send(&mut session, &out, "position startpos moves c3");
+    let lines = send(&mut session, &out, "d");
+    assert_eq!(lines[0], "5 T . . . T");
+    assert!(
+        lines.contains(&"Position: T3T/5/2G2/5/T3T t 19 0".to_string()),
+        "{lines:?}"
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("Key: ") && l.len() == 21));
+    assert!(lines.iter().any(|l| l.starts_with("Legal moves (")));
+    assert_eq!(lines.last().unwrap(), "Outcome: none");
+}
+
+#[test]
+fn eval_prints_terms_with_the_total_last() {
+    let (mut session, out) = session();
+    let lines = send(&mut session, &out, "eval");
+    assert!(
+        !lines.is_empty() && lines.iter().all(|l| l.starts_with("eval ")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn garbage_gets_errors_and_the_session_keeps_working() {
+    let (mut session, out) = session();
+    for garbage in [
+        "xyzzy",
+        "joho debug on",
+        "go depth",
+        "go wtime",
+        "go movetime -5",
+        "uci now",
+        "d d",
+        "\u{1f40d}",
+    ] {
+        assert!(is_error(&send(&mut session, &out, garbage)), "{garbage}");
+    }
+    assert_eq!(
+        send(&mut session, &out, "xyz"),
+        ["info string error: unknown command \"xyz\""]
+    );
+    assert!(send(&mut session, &out, "").is_empty());
+    assert!(send(&mut session, &out, "   \t ").is_empty());
+    assert_eq!(send(&mut session, &out, "isready"), ["readyok"]);
+    session.handle_line("go depth 1");
+    wait_bestmove(&out);
+    assert_eq!(session.handle_line("quit"), Flow::Quit);
+}
+
+#[test]
+fn extra_tokens_and_bad_debug_are_rejected() {
+    let (mut session, out) = session();
+    for line in [
+        "isready now",
+        "quit please",
+        "stop it",
+        "debug",
+        "debug maybe",
+        "debug on off",
+        "bench 1 2",
+        "go perft",
+    ] {
+        assert!(is_error(&send(&mut session, &out, line)), "{line}");
+    }
+    assert_eq!(
+        send(&mut session, &out, "isready now"),
+        ["info string error: unexpected token \"now\" in isready"]
+    );
+    assert!(
+        send(&mut session, &out, "setoption name Clear Hash value").is_empty(),
+        "empty button value"
+    );
+}
+
+#[test]
+fn ucinewgame_returns_to_the_start_position() {
+    let (mut session, out) = session();
+    send(&mut session, &out, "position startpos moves c3 a1b1");
+    assert!(send(&mut session, &out, "ucinewgame").is_empty());
+    assert_eq!(session.game().ply(), 0);
+    assert_eq!(
+        session.game().position().to_string(),
+        baghchal::START_POSITION
+    );
+}
