@@ -1,0 +1,200 @@
+//! Tablebase adjudication (`-tb DIR`): a game that reaches a movement-phase position the tables
+//! cover ends with the tables' value, like cutechess-cli's and fastchess's `-tb`.
+//!
+//! The tables know nothing of the game's history (cycles are draws). A win or loss is therefore
+//! adjudicated only when no earlier position of the game could get in the winner's way: the
+//! winner's table line visits positions of strictly decreasing distance, so it can only run
+//! into an earlier position that the tables value as a win for the same winner at a shorter
+//! distance. With no such position, the table result is what the game's own rules (forbid or
+//! draw repetition) give with best play. A table draw is exact under `Repetition=draw`; under
+//! `Repetition=forbid` every game is finite and decisive, so a table draw is guidance only and
+//! draws are adjudicated there only on request (`-tbadjudicate both|draw`).
+
+use super::outcome::GameResult;
+use crate::tablebase::{Tablebase, TbValue, Wdl};
+use crate::{Game, Position, Repetition, Rules, Side};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Goats in a game: on the board, in hand and captured together.
+const TOTAL_GOATS: u32 = 20;
+
+/// Which table values end a game (fastchess's `-tbadjudicate WIN_LOSS|DRAW|BOTH`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TbResults {
+    /// Wins, losses and draws.
+    Both,
+    /// Wins and losses only.
+    #[value(name = "win-loss", alias = "win_loss")]
+    WinLoss,
+    /// Draws only.
+    Draw,
+}
+
+impl TbResults {
+    /// The default for a rule variant: everything under `Repetition=draw`, where the tables are
+    /// exact; wins and losses only under `Repetition=forbid`, where a table draw is guidance.
+    pub fn default_for(rules: &Rules) -> TbResults {
+        match rules.repetition {
+            Repetition::Draw => TbResults::Both,
+            Repetition::Forbid => TbResults::WinLoss,
+        }
+    }
+
+    /// Whether table wins and losses end games.
+    pub const fn decisive(self) -> bool {
+        matches!(self, TbResults::Both | TbResults::WinLoss)
+    }
+
+    /// Whether table draws end games.
+    pub const fn draws(self) -> bool {
+        matches!(self, TbResults::Both | TbResults::Draw)
+    }
+}
+
+impl fmt::Display for TbResults {
+    /// `both`, `win-loss` or `draw`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TbResults::Both => "both",
+            TbResults::WinLoss => "win-loss",
+            TbResults::Draw => "draw",
+        })
+    }
+}
+
+/// Opened tables and which of their values end games.
+pub struct TbAdjudicator {
+    dir: PathBuf,
+    tables: Tablebase,
+    results: TbResults,
+}
+
+impl fmt::Debug for TbAdjudicator {
+    /// The directory, rules and results (not the tables' contents).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TbAdjudicator")
+            .field("dir", &self.dir)
+            .field("rules", self.tables.rules())
+            .field("results", &self.results)
+            .finish()
+    }
+}
+
+impl TbAdjudicator {
+    /// Opens and checks the tables in `dir` for the match `rules`; `results` defaults to
+    /// [`TbResults::default_for`].
+    ///
+    /// # Errors
+    /// A message quoting the directory: a missing, unreadable, corrupt or mismatched table, or
+    /// rules the tables do not cover.
+    pub fn open(
+        dir: &Path,
+        rules: &Rules,
+        results: Option<TbResults>,
+    ) -> Result<TbAdjudicator, String> {
+        let tables = Tablebase::open(dir, rules)
+            .map_err(|e| format!("tablebase \"{}\": {e}", dir.display()))?;
+        Ok(TbAdjudicator::new(
+            dir,
+            tables,
+            results.unwrap_or_else(|| TbResults::default_for(rules)),
+        ))
+    }
+
+    /// Wraps tables already opened (for the match rules).
+    pub fn new(dir: &Path, tables: Tablebase, results: TbResults) -> TbAdjudicator {
+        TbAdjudicator {
+            dir: dir.to_path_buf(),
+            tables,
+            results,
+        }
+    }
+
+    /// Which values end games.
+    pub fn results(&self) -> TbResults {
+        self.results
+    }
+
+    /// The tables' directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The result and final comment when the tables settle the game's current position
+    /// (`Tablebase: tigers win in 7 plies`, `Tablebase: draw`); `None` when the position is not
+    /// covered (goats in hand), its kind of value is not adjudicated, or an earlier position of
+    /// the game might stand in the winner's way. Call it only for games not already over.
+    pub fn adjudicate(&self, game: &Game) -> Option<(GameResult, String)> {
+        let position = game.position();
+        let value = self.tables.probe(position)?;
+        let mover = position.side_to_move();
+        let winner = match value.wdl {
+            Wdl::Draw if self.results.draws() => {
+                return Some((GameResult::Draw, "Tablebase: draw".to_string()))
+            }
+            Wdl::Draw => return None,
+            _ if !self.results.decisive() => return None,
+            Wdl::Win => mover,
+            Wdl::Loss => mover.opposite(),
+        };
+        let plies = value.plies_to_end.expect("wins and losses have a distance");
+        if self.history_may_interfere(game, winner, plies) {
+            log::debug!(
+                "tablebase: {winner} win in {plies} plies not adjudicated: an earlier position may interfere"
+            );
+            return None;
+        }
+        let unit = if plies == 1 { "ply" } else { "plies" };
+        Some((
+            GameResult::win_for(winner),
+            format!("Tablebase: {winner} win in {plies} {unit}"),
+        ))
+    }
+
+    /// Whether an earlier position of the game is a table win for `winner` in fewer than `plies`
+    /// plies: the winner's line could then be forbidden from entering it (forbid rule) or the
+    /// loser could repeat it (draw rule).
+    fn history_may_interfere(&self, game: &Game, winner: Side, plies: u16) -> bool {
+        let positions = game.positions();
+        positions[..positions.len() - 1].iter().any(|earlier| {
+            let Some(twin) = self.movement_twin(earlier) else {
+                return false;
+            };
+            self.tables
+                .probe(&twin)
+                .map(|value| for_side(value, twin.side_to_move(), winner))
+                .is_some_and(|value| {
+                    value.wdl == Wdl::Win && value.plies_to_end.is_some_and(|d| d < plies)
+                })
+        })
+    }
+
+    /// The movement-phase position with the same board and side to move as `position` (what
+    /// repetition compares), if the tables cover one and the game would not be over there.
+    fn movement_twin(&self, position: &Position) -> Option<Position> {
+        let twin = if position.goats_in_hand() == 0 {
+            *position
+        } else {
+            let captured = TOTAL_GOATS.checked_sub(position.goats().count())?;
+            Position::from_parts(
+                position.tigers(),
+                position.goats(),
+                position.side_to_move(),
+                0,
+                u8::try_from(captured).ok()?,
+            )
+            .ok()?
+        };
+        (twin.goats_captured() < self.tables.rules().captures_to_win).then_some(twin)
+    }
+}
+
+/// A value for `mover` seen from `side`.
+fn for_side(value: TbValue, mover: Side, side: Side) -> TbValue {
+    if mover == side {
+        value
+    } else {
+        value.negate()
+    }
+}
