@@ -8,6 +8,9 @@
 //! move edge between two classes is seen |G|/|Stab| times from either end). Captures lead to the
 //! next layer, already solved, and give fixed exits: a won exit makes the position a win at
 //! that distance unless a faster one turns up; a drawn or won exit means it can never lose.
+//! In the last layer a tiger position with a capture wins in 1; goat moves into such positions
+//! are counted as losing moves up front and those positions are never propagated (see
+//! [`LayerGraph::count_children`]).
 
 use super::graph::{Child, LayerGraph, GOATS, TIGERS};
 use super::value::{decode_value, encode_value, TbValue, Wdl, MAX_DISTANCE};
