@@ -1,23 +1,25 @@
 //! Tablebase adjudication (`-tb DIR`): a game that reaches a movement-phase position the tables
 //! cover ends with the tables' value, like cutechess-cli's and fastchess's `-tb`.
 //!
-//! The tables know nothing of the game's history (cycles are draws). A win or loss is therefore
-//! adjudicated only when no earlier position of the game could get in the winner's way: the
-//! winner's table line visits positions of strictly decreasing distance, so it can only run
-//! into an earlier position that the tables value as a win for the same winner at a shorter
-//! distance. With no such position, the table result is what the game's own rules (forbid or
-//! draw repetition) give with best play. A table draw is exact under `Repetition=draw`; under
-//! `Repetition=forbid` every game is finite and decisive, so a table draw is guidance only and
-//! draws are adjudicated there only on request (`-tbadjudicate both|draw`).
+//! The tables know nothing of the game's history (cycles are draws). The winner's table line
+//! visits positions of strictly decreasing distance, so it can only run into an earlier
+//! position that the tables value as a win for the same winner at a shorter distance; a win or
+//! loss is not adjudicated while an earlier movement-phase position is one (the game goes on
+//! and is checked again after each move). Placement-phase positions are not checked: a
+//! movement-phase position can have the board of one (same goats on the board, the difference
+//! captured rather than in hand), which the repetition rules compare, but the tables cannot
+//! value such a board as it was, and treating every such board as a possible obstacle would
+//! hold back almost every adjudication. So, like chess tablebase adjudication in
+//! cutechess-cli, the result assumes that no placement-phase position recurs. A table draw is
+//! exact under `Repetition=draw`; under `Repetition=forbid` every game is finite and
+//! decisive, so a table draw is guidance only and draws are adjudicated there only on request
+//! (`-tbadjudicate both|draw`).
 
 use super::outcome::GameResult;
 use crate::tablebase::{Tablebase, TbValue, Wdl};
-use crate::{Game, Position, Repetition, Rules, Side};
+use crate::{Game, Repetition, Rules, Side};
 use std::fmt;
 use std::path::{Path, PathBuf};
-
-/// Goats in a game: on the board, in hand and captured together.
-const TOTAL_GOATS: u32 = 20;
 
 /// Which table values end a game (fastchess's `-tbadjudicate WIN_LOSS|DRAW|BOTH`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -123,8 +125,8 @@ impl TbAdjudicator {
 
     /// The result and final comment when the tables settle the game's current position
     /// (`Tablebase: tigers win in 7 plies`, `Tablebase: draw`); `None` when the position is not
-    /// covered (goats in hand), its kind of value is not adjudicated, or an earlier position of
-    /// the game might stand in the winner's way. Call it only for games not already over.
+    /// covered (goats in hand), its kind of value is not adjudicated, or an earlier
+    /// movement-phase position of the game might stand in the winner's way. Call it only for games not already over.
     pub fn adjudicate(&self, game: &Game) -> Option<(GameResult, String)> {
         let position = game.position();
         let value = self.tables.probe(position)?;
@@ -152,41 +154,19 @@ impl TbAdjudicator {
         ))
     }
 
-    /// Whether an earlier position of the game is a table win for `winner` in fewer than `plies`
-    /// plies: the winner's line could then be forbidden from entering it (forbid rule) or the
-    /// loser could repeat it (draw rule).
+    /// Whether an earlier movement-phase position of the game is a table win for `winner` in
+    /// fewer than `plies` plies: the winner's line could then be forbidden from entering it
+    /// (forbid rule) or the loser could repeat it (draw rule). Placement-phase positions are not
+    /// considered (see the module documentation).
     fn history_may_interfere(&self, game: &Game, winner: Side, plies: u16) -> bool {
         let positions = game.positions();
-        positions[..positions.len() - 1].iter().any(|earlier| {
-            let Some(twin) = self.movement_twin(earlier) else {
-                return false;
-            };
-            self.tables
-                .probe(&twin)
-                .map(|value| for_side(value, twin.side_to_move(), winner))
-                .is_some_and(|value| {
-                    value.wdl == Wdl::Win && value.plies_to_end.is_some_and(|d| d < plies)
-                })
-        })
-    }
-
-    /// The movement-phase position with the same board and side to move as `position` (what
-    /// repetition compares), if the tables cover one and the game would not be over there.
-    fn movement_twin(&self, position: &Position) -> Option<Position> {
-        let twin = if position.goats_in_hand() == 0 {
-            *position
-        } else {
-            let captured = TOTAL_GOATS.checked_sub(position.goats().count())?;
-            Position::from_parts(
-                position.tigers(),
-                position.goats(),
-                position.side_to_move(),
-                0,
-                u8::try_from(captured).ok()?,
-            )
-            .ok()?
-        };
-        (twin.goats_captured() < self.tables.rules().captures_to_win).then_some(twin)
+        positions[..positions.len() - 1]
+            .iter()
+            .filter_map(|earlier| Some((earlier, self.tables.probe(earlier)?)))
+            .any(|(earlier, value)| {
+                let value = for_side(value, earlier.side_to_move(), winner);
+                value.wdl == Wdl::Win && value.plies_to_end.is_some_and(|d| d < plies)
+            })
     }
 }
 
