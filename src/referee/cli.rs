@@ -6,8 +6,10 @@
 #[cfg(test)]
 use super::groups::parse_sprt;
 use super::schedule::{Shard, Tournament};
+use super::tb_adjudication::TbResults;
 use crate::cli::RulesArgs;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::path::PathBuf;
 
 /// The referee command line.
 #[derive(Parser, Debug)]
@@ -99,6 +101,20 @@ pub struct MatchArgs {
     /// Resign adjudication: movecount=N score=CG [twosided=true].
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub resign: Vec<String>,
+    /// Tablebase adjudication: the directory of movement-phase tables made for the match rules
+    /// (`baghchal tb gen`). A game that reaches a position they cover ends with their value.
+    #[arg(long, value_name = "DIR")]
+    pub tb: Option<PathBuf>,
+    /// Which table values end games: both, win-loss or draw (default: both under --repetition
+    /// draw; win-loss under forbid, where a table draw is only guidance).
+    #[arg(
+        long,
+        value_enum,
+        ignore_case = true,
+        requires = "tb",
+        value_name = "RESULTS"
+    )]
+    pub tbadjudicate: Option<TbResults>,
     /// Print the score block every N games.
     #[arg(long, default_value_t = 10)]
     pub ratinginterval: u64,
@@ -244,6 +260,10 @@ mod tests {
         assert_eq!(cli.play.engines[1], args("cmd=b depth=2"));
         assert_eq!(cli.play.rounds, 3);
         assert!(parse_sprt(&cli.play.sprt).unwrap().is_some());
+        let tb = parse_cli(args("referee -tb tables/ctw2 -tbadjudicate WIN_LOSS")).unwrap();
+        assert_eq!(tb.play.tb, Some(PathBuf::from("tables/ctw2")));
+        assert_eq!(tb.play.tbadjudicate, Some(TbResults::WinLoss));
+        assert!(parse_cli(args("referee -tbadjudicate draw")).is_err());
         let merge = parse_cli(args("referee merge a.jsonl b.pgn")).unwrap();
         assert!(matches!(merge.command, Some(Command::Merge(ref m)) if m.files.len() == 2));
     }

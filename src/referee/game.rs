@@ -7,6 +7,7 @@ use super::openings::Opening;
 use super::outcome::{judge, Deadline, GameResult, Termination, Verdict};
 use super::record::{today, GameRecord, RecordedMove};
 use super::spec::EngineSpec;
+use super::tb_adjudication::TbAdjudicator;
 use super::time_control::{Clock, Limits};
 use crate::{Game, Outcome, Position, Rules, Side};
 use std::sync::atomic::AtomicBool;
@@ -35,6 +36,8 @@ pub struct GameSetup<'a> {
     pub tiger: &'a EngineSpec,
     /// Adjudication rules.
     pub adjudication: Adjudication,
+    /// Tablebase adjudication, when the match has tables.
+    pub tablebase: Option<&'a TbAdjudicator>,
     /// Handshake and stall timeouts.
     pub timeouts: Timeouts,
 }
@@ -246,6 +249,14 @@ pub fn play_game(
             return GameEnd::Finished(
                 setup
                     .record(moves, result, Termination::Normal, reason)
+                    .into(),
+                None,
+            );
+        }
+        if let Some((result, reason)) = setup.tablebase.and_then(|tb| tb.adjudicate(&game)) {
+            return GameEnd::Finished(
+                setup
+                    .record(moves, result, Termination::Adjudication, reason)
                     .into(),
                 None,
             );

@@ -7,16 +7,19 @@ use super::console::Console;
 use super::engine_process::Timeouts;
 use super::groups::{parse_draw, parse_openings_source, parse_resign, parse_sprt};
 use super::openings::{builtin_openings, read_openings, Opening, Order};
-use super::record::{json, pgn, read_records, GameRecord};
+use super::record::{json, pgn, GameRecord};
 use super::report::{finished_line, ranking_lines, score_lines, Standings};
+use super::resume::{drop_partial_tail, resumed_games};
 use super::runner::{run_match, MatchConfig, RunEnd, Sink};
 use super::schedule::{schedule, ScheduleConfig, ScheduledGame};
 use super::spec::{parse_engines, EngineSpec};
 use super::stats::Sprt;
+use super::tb_adjudication::{TbAdjudicator, TbResults};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How a match run ended, for the exit code.
@@ -198,77 +201,6 @@ fn open_append(path: &Option<String>) -> Result<Option<File>, String> {
         .transpose()
 }
 
-/// Cuts a record file back to its last complete record (ending with `terminator`): a run
-/// killed while writing may have left half a record, which resuming would otherwise extend.
-fn drop_partial_tail(path: &str, terminator: &str) -> Result<(), String> {
-    let Ok(text) = std::fs::read(path) else {
-        return Ok(());
-    };
-    if text.is_empty() || text.ends_with(terminator.as_bytes()) {
-        return Ok(());
-    }
-    let keep = text
-        .windows(terminator.len())
-        .rposition(|w| w == terminator.as_bytes())
-        .map_or(0, |i| i + terminator.len());
-    log::warn!(
-        "{path}: dropping an incomplete last record ({} bytes)",
-        text.len() - keep
-    );
-    let file = OpenOptions::new()
-        .write(true)
-        .open(path)
-        .map_err(|e| format!("cannot repair \"{path}\": {e}"))?;
-    file.set_len(keep as u64)
-        .map_err(|e| format!("cannot repair \"{path}\": {e}"))
-}
-
-/// Games already recorded (for `--resume`), checked against the schedule.
-fn resumed_games(
-    args: &MatchArgs,
-    pgn_path: &Option<String>,
-    games: &[ScheduledGame],
-    names: &[String],
-    openings: &[Opening],
-) -> Result<Vec<GameRecord>, String> {
-    let Some(path) = args.jsonout.as_ref().or(pgn_path.as_ref()) else {
-        return Err(
-            "--resume needs --jsonout or --pgnout naming the records of the interrupted match"
-                .into(),
-        );
-    };
-    if !Path::new(path).exists() {
-        return Ok(Vec::new());
-    }
-    let records = read_records(path)?;
-    for record in &records {
-        let expected = usize::try_from(record.number)
-            .ok()
-            .and_then(|n| n.checked_sub(1))
-            .and_then(|index| games.get(index));
-        let book: Vec<crate::Move> = record
-            .moves
-            .iter()
-            .take_while(|m| m.book)
-            .map(|m| m.mv)
-            .collect();
-        let matches = expected.is_some_and(|g| {
-            let opening = &openings[g.opening];
-            names[g.goat] == record.goat
-                && names[g.tiger] == record.tiger
-                && opening.start == record.start
-                && opening.moves == book
-        });
-        if !matches {
-            return Err(format!(
-                "records file \"{path}\": game {} ({} vs {}) is not part of this match's schedule; same engines, openings and seed are needed to resume",
-                record.number, record.goat, record.tiger
-            ));
-        }
-    }
-    Ok(records)
-}
-
 /// Runs `referee [match options]`.
 ///
 /// # Errors
@@ -313,6 +245,12 @@ pub fn play(args: &MatchArgs, stop: &AtomicBool, mut console: Console) -> Result
         None if demo => builtin_openings(rules),
         None => vec![Opening::startpos()],
     };
+    let tablebase = args
+        .tb
+        .as_deref()
+        .map(|dir| TbAdjudicator::open(dir, &rules, args.tbadjudicate))
+        .transpose()?
+        .map(Arc::new);
     let pgn_path = args
         .pgnout
         .as_ref()
@@ -368,6 +306,22 @@ pub fn play(args: &MatchArgs, stop: &AtomicBool, mut console: Console) -> Result
         games.len(),
         args.shard.map_or(String::new(), |s| format!(" (shard {s})")),
     ));
+    if let Some(tb) = &tablebase {
+        console.note(&format!(
+            "referee: tablebase adjudication from \"{}\" ({})",
+            tb.dir().display(),
+            match tb.results() {
+                TbResults::Both => "wins, losses and draws",
+                TbResults::WinLoss => "wins and losses",
+                TbResults::Draw => "draws",
+            }
+        ));
+        if tb.results().draws() && rules.repetition == crate::Repetition::Forbid {
+            console.note(
+                "referee: under repetition=forbid a table draw is guidance, not an exact result (docs/referee.md)",
+            );
+        }
+    }
     if !previous.is_empty() {
         console.note(&format!(
             "referee: resuming: {} games already recorded",
@@ -396,6 +350,7 @@ pub fn play(args: &MatchArgs, stop: &AtomicBool, mut console: Console) -> Result
         games,
         rules,
         adjudication,
+        tablebase,
         timeouts: Timeouts {
             handshake: Duration::from_millis(args.handshake_timeout),
             stall: Duration::from_millis(args.stall_timeout),

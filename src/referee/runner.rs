@@ -8,11 +8,12 @@ use super::openings::Opening;
 use super::record::GameRecord;
 use super::schedule::ScheduledGame;
 use super::spec::EngineSpec;
+use super::tb_adjudication::TbAdjudicator;
 use crate::{Rules, Side};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Everything a match needs to run.
 #[derive(Clone, Debug)]
@@ -27,6 +28,8 @@ pub struct MatchConfig {
     pub rules: Rules,
     /// Adjudication rules.
     pub adjudication: Adjudication,
+    /// Tablebase adjudication (`-tb`), shared by all workers.
+    pub tablebase: Option<Arc<TbAdjudicator>>,
     /// Handshake, stall and grace timeouts.
     pub timeouts: Timeouts,
     /// Games played at once.
@@ -98,6 +101,7 @@ fn play_one(
         goat: &config.specs[scheduled.goat],
         tiger: &config.specs[scheduled.tiger],
         adjudication: config.adjudication,
+        tablebase: config.tablebase.as_deref(),
         timeouts: config.timeouts,
     };
     for (side, index) in [

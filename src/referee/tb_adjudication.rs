@@ -1,0 +1,180 @@
+//! Tablebase adjudication (`-tb DIR`): a game that reaches a movement-phase position the tables
+//! cover ends with the tables' value, like cutechess-cli's and fastchess's `-tb`.
+//!
+//! The tables know nothing of the game's history (cycles are draws). The winner's table line
+//! visits positions of strictly decreasing distance, so it can only run into an earlier
+//! position that the tables value as a win for the same winner at a shorter distance; a win or
+//! loss is not adjudicated while an earlier movement-phase position is one (the game goes on
+//! and is checked again after each move). Placement-phase positions are not checked: a
+//! movement-phase position can have the board of one (same goats on the board, the difference
+//! captured rather than in hand), which the repetition rules compare, but the tables cannot
+//! value such a board as it was, and treating every such board as a possible obstacle would
+//! hold back almost every adjudication. So, like chess tablebase adjudication in
+//! cutechess-cli, the result assumes that no placement-phase position recurs. A table draw is
+//! exact under `Repetition=draw`; under `Repetition=forbid` every game is finite and
+//! decisive, so a table draw is guidance only and draws are adjudicated there only on request
+//! (`-tbadjudicate both|draw`).
+
+use super::outcome::GameResult;
+use crate::tablebase::{Tablebase, TbValue, Wdl};
+use crate::{Game, Repetition, Rules, Side};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Which table values end a game (fastchess's `-tbadjudicate WIN_LOSS|DRAW|BOTH`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TbResults {
+    /// Wins, losses and draws.
+    Both,
+    /// Wins and losses only.
+    #[value(name = "win-loss", alias = "win_loss")]
+    WinLoss,
+    /// Draws only.
+    Draw,
+}
+
+impl TbResults {
+    /// The default for a rule variant: everything under `Repetition=draw`, where the tables are
+    /// exact; wins and losses only under `Repetition=forbid`, where a table draw is guidance.
+    pub fn default_for(rules: &Rules) -> TbResults {
+        match rules.repetition {
+            Repetition::Draw => TbResults::Both,
+            Repetition::Forbid => TbResults::WinLoss,
+        }
+    }
+
+    /// Whether table wins and losses end games.
+    pub const fn decisive(self) -> bool {
+        matches!(self, TbResults::Both | TbResults::WinLoss)
+    }
+
+    /// Whether table draws end games.
+    pub const fn draws(self) -> bool {
+        matches!(self, TbResults::Both | TbResults::Draw)
+    }
+}
+
+impl fmt::Display for TbResults {
+    /// `both`, `win-loss` or `draw`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TbResults::Both => "both",
+            TbResults::WinLoss => "win-loss",
+            TbResults::Draw => "draw",
+        })
+    }
+}
+
+/// Opened tables and which of their values end games.
+pub struct TbAdjudicator {
+    dir: PathBuf,
+    tables: Tablebase,
+    results: TbResults,
+}
+
+impl fmt::Debug for TbAdjudicator {
+    /// The directory, rules and results (not the tables' contents).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TbAdjudicator")
+            .field("dir", &self.dir)
+            .field("rules", self.tables.rules())
+            .field("results", &self.results)
+            .finish()
+    }
+}
+
+impl TbAdjudicator {
+    /// Opens and checks the tables in `dir` for the match `rules`; `results` defaults to
+    /// [`TbResults::default_for`].
+    ///
+    /// # Errors
+    /// A message quoting the directory: a missing, unreadable, corrupt or mismatched table, or
+    /// rules the tables do not cover.
+    pub fn open(
+        dir: &Path,
+        rules: &Rules,
+        results: Option<TbResults>,
+    ) -> Result<TbAdjudicator, String> {
+        let tables = Tablebase::open(dir, rules)
+            .map_err(|e| format!("tablebase \"{}\": {e}", dir.display()))?;
+        Ok(TbAdjudicator::new(
+            dir,
+            tables,
+            results.unwrap_or_else(|| TbResults::default_for(rules)),
+        ))
+    }
+
+    /// Wraps tables already opened (for the match rules).
+    pub fn new(dir: &Path, tables: Tablebase, results: TbResults) -> TbAdjudicator {
+        TbAdjudicator {
+            dir: dir.to_path_buf(),
+            tables,
+            results,
+        }
+    }
+
+    /// Which values end games.
+    pub fn results(&self) -> TbResults {
+        self.results
+    }
+
+    /// The tables' directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The result and final comment when the tables settle the game's current position
+    /// (`Tablebase: tigers win in 7 plies`, `Tablebase: draw`); `None` when the position is not
+    /// covered (goats in hand), its kind of value is not adjudicated, or an earlier
+    /// movement-phase position of the game might stand in the winner's way. Call it only for games not already over.
+    pub fn adjudicate(&self, game: &Game) -> Option<(GameResult, String)> {
+        let position = game.position();
+        let value = self.tables.probe(position)?;
+        let mover = position.side_to_move();
+        let winner = match value.wdl {
+            Wdl::Draw if self.results.draws() => {
+                return Some((GameResult::Draw, "Tablebase: draw".to_string()))
+            }
+            Wdl::Draw => return None,
+            _ if !self.results.decisive() => return None,
+            Wdl::Win => mover,
+            Wdl::Loss => mover.opposite(),
+        };
+        let plies = value.plies_to_end.expect("wins and losses have a distance");
+        if self.history_may_interfere(game, winner, plies) {
+            log::debug!(
+                "tablebase: {winner} win in {plies} plies not adjudicated: an earlier position may interfere"
+            );
+            return None;
+        }
+        let unit = if plies == 1 { "ply" } else { "plies" };
+        Some((
+            GameResult::win_for(winner),
+            format!("Tablebase: {winner} win in {plies} {unit}"),
+        ))
+    }
+
+    /// Whether an earlier movement-phase position of the game is a table win for `winner` in
+    /// fewer than `plies` plies: the winner's line could then be forbidden from entering it
+    /// (forbid rule) or the loser could repeat it (draw rule). Placement-phase positions are not
+    /// considered (see the module documentation).
+    fn history_may_interfere(&self, game: &Game, winner: Side, plies: u16) -> bool {
+        let positions = game.positions();
+        positions[..positions.len() - 1]
+            .iter()
+            .filter_map(|earlier| Some((earlier, self.tables.probe(earlier)?)))
+            .any(|(earlier, value)| {
+                let value = for_side(value, earlier.side_to_move(), winner);
+                value.wdl == Wdl::Win && value.plies_to_end.is_some_and(|d| d < plies)
+            })
+    }
+}
+
+/// A value for `mover` seen from `side`.
+fn for_side(value: TbValue, mover: Side, side: Side) -> TbValue {
+    if mover == side {
+        value
+    } else {
+        value.negate()
+    }
+}
