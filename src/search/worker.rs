@@ -87,7 +87,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             path,
             game_keys,
-            heuristics: Heuristics::default(),
+            heuristics: Heuristics::new(params.goat_safety != 0),
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
