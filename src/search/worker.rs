@@ -300,7 +300,6 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best_value = -INFINITE;
         let mut best_move = None;
-        let mut tried = MoveList::new();
         for index in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, index);
             let quiet = !mv.is_capture() && scores[index] < 900_000;
@@ -346,13 +345,12 @@ impl<'a> Worker<'a> {
                         head[ply].extend_from_slice(&tail[0]);
                     }
                     if value >= beta {
-                        self.heuristics.record_cutoff(side, ply, mv, depth, &tried);
+                        // The moves tried before are the ones picked into the slots before this one.
+                        self.heuristics
+                            .record_cutoff(side, ply, mv, depth, &moves[..index]);
                         break;
                     }
                 }
-            }
-            if !mv.is_capture() {
-                tried.push(mv);
             }
         }
         let bound = if best_value >= beta {
