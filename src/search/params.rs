@@ -42,6 +42,8 @@ pub struct Params {
     pub goat_evasions: Value,
     /// Goat moves into an immediate capture are ordered last (1) or not (0).
     pub goat_safety: Value,
+    /// Captures are searched one ply deeper (1) or not (0).
+    pub capture_extension: Value,
     /// Initial aspiration half-window.
     pub aspiration: Value,
 }
@@ -67,6 +69,7 @@ impl Default for Params {
             null_move: 0,
             goat_evasions: 0,
             goat_safety: 0,
+            capture_extension: 0,
             aspiration: 35,
         }
     }
@@ -93,6 +96,7 @@ impl Params {
             "null_move" => &mut self.null_move,
             "goat_evasions" => &mut self.goat_evasions,
             "goat_safety" => &mut self.goat_safety,
+            "capture_extension" => &mut self.capture_extension,
             "aspiration" => &mut self.aspiration,
             _ => return None,
         })

@@ -304,28 +304,31 @@ impl<'a> Worker<'a> {
             let mv = pick_next(&mut moves, &mut scores, index);
             let quiet = !mv.is_capture() && scores[index] < 900_000;
             let child = position.played(mv);
+            // Captures are few (each removes a goat), so extending them cannot run away.
+            let extension = i32::from(self.params.capture_extension != 0 && mv.is_capture());
+            let new_depth = depth - 1 + extension;
             self.path.push(child.board_key());
             let value = if index == 0 {
-                -self.search(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
+                -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {
                 let reduce = if self.params.reductions != 0 && depth >= 3 && quiet && index >= 3 {
-                    (reduction(depth, index) - i32::from(pv_node)).clamp(0, depth - 2)
+                    (reduction(depth, index) - i32::from(pv_node)).clamp(0, new_depth - 1)
                 } else {
                     0
                 };
                 let mut value = -self.search(
                     &child,
-                    depth - 1 - reduce,
+                    new_depth - reduce,
                     -alpha - 1,
                     -alpha,
                     ply + 1,
                     false,
                 );
                 if value > alpha && reduce > 0 {
-                    value = -self.search(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                    value = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
                 }
                 if value > alpha && value < beta && pv_node {
-                    value = -self.search(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                    value = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
                 }
                 value
             };
