@@ -44,6 +44,8 @@ pub struct Params {
     pub goat_safety: Value,
     /// Captures are searched one ply deeper (1) or not (0).
     pub capture_extension: Value,
+    /// Late move reduction divisor in hundredths (larger = smaller reductions).
+    pub lmr_divisor: Value,
     /// Initial aspiration half-window.
     pub aspiration: Value,
 }
@@ -70,6 +72,7 @@ impl Default for Params {
             goat_evasions: 0,
             goat_safety: 0,
             capture_extension: 0,
+            lmr_divisor: 220,
             aspiration: 35,
         }
     }
@@ -97,6 +100,7 @@ impl Params {
             "goat_evasions" => &mut self.goat_evasions,
             "goat_safety" => &mut self.goat_safety,
             "capture_extension" => &mut self.capture_extension,
+            "lmr_divisor" => &mut self.lmr_divisor,
             "aspiration" => &mut self.aspiration,
             _ => return None,
         })

@@ -24,9 +24,18 @@ const NO_EVAL: Value = -INFINITE;
 const POLL_INTERVAL: u64 = 256;
 
 /// Late move reductions, by depth and move number.
-fn reduction(depth: i32, move_number: usize) -> i32 {
-    let value = 0.4 + f64::from(depth.max(1)).ln() * (move_number.max(1) as f64).ln() / 2.2;
-    value as i32
+/// Late move reductions by depth (rows, up to 63) and move number (columns, up to 95), with
+/// `divisor` in hundredths (larger = smaller reductions).
+fn reduction_table(divisor: i32) -> Vec<i32> {
+    let divisor = f64::from(divisor.max(1)) / 100.0;
+    let mut table = vec![0; 64 * 96];
+    for depth in 1..64 {
+        for number in 1..96 {
+            let value = 0.4 + (depth as f64).ln() * (number as f64).ln() / divisor;
+            table[depth * 96 + number] = value as i32;
+        }
+    }
+    table
 }
 
 /// A search thread's state.
@@ -49,6 +58,8 @@ pub struct Worker<'a> {
     game_keys: &'a GameKeys,
     pub(crate) heuristics: Heuristics,
     pv: Vec<Vec<Move>>,
+    /// Late move reductions, see [`reduction_table`].
+    reductions: Vec<i32>,
     /// Whether the move into each ply was a null move.
     null_played: Vec<bool>,
     /// Whether aborting is allowed (not during the first iteration).
@@ -91,6 +102,7 @@ impl<'a> Worker<'a> {
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
+            reductions: reduction_table(params.lmr_divisor),
             null_played: vec![false; MAX_PLY + 2],
             can_abort: false,
             aborted: false,
@@ -312,7 +324,9 @@ impl<'a> Worker<'a> {
                 -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {
                 let reduce = if self.params.reductions != 0 && depth >= 3 && quiet && index >= 3 {
-                    (reduction(depth, index) - i32::from(pv_node)).clamp(0, new_depth - 1)
+                    (self.reductions[depth.min(63) as usize * 96 + index.min(95)]
+                        - i32::from(pv_node))
+                    .clamp(0, new_depth - 1)
                 } else {
                     0
                 };
