@@ -17,13 +17,25 @@ use super::tt::TranspositionTable;
 
 mod quiescence;
 
+/// Stored in the table when no static evaluation was computed.
+const NO_EVAL: Value = -INFINITE;
+
 /// Nodes between two looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 256;
 
 /// Late move reductions, by depth and move number.
-fn reduction(depth: i32, move_number: usize) -> i32 {
-    let value = 0.4 + f64::from(depth.max(1)).ln() * (move_number.max(1) as f64).ln() / 2.2;
-    value as i32
+/// Late move reductions by depth (rows, up to 63) and move number (columns, up to 95), with
+/// `divisor` in hundredths (larger = smaller reductions).
+fn reduction_table(divisor: i32) -> Vec<i32> {
+    let divisor = f64::from(divisor.max(1)) / 100.0;
+    let mut table = vec![0; 64 * 96];
+    for depth in 1..64 {
+        for number in 1..96 {
+            let value = 0.4 + (depth as f64).ln() * (number as f64).ln() / divisor;
+            table[depth * 96 + number] = value as i32;
+        }
+    }
+    table
 }
 
 /// A search thread's state.
@@ -46,6 +58,8 @@ pub struct Worker<'a> {
     game_keys: &'a GameKeys,
     pub(crate) heuristics: Heuristics,
     pv: Vec<Vec<Move>>,
+    /// Late move reductions, see [`reduction_table`].
+    reductions: Vec<i32>,
     /// Whether the move into each ply was a null move.
     null_played: Vec<bool>,
     /// Whether aborting is allowed (not during the first iteration).
@@ -84,10 +98,11 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             path,
             game_keys,
-            heuristics: Heuristics::default(),
+            heuristics: Heuristics::new(params.goat_safety != 0),
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
+            reductions: reduction_table(params.lmr_divisor),
             null_played: vec![false; MAX_PLY + 2],
             can_abort: false,
             aborted: false,
@@ -226,14 +241,22 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             return mated_in(ply);
         }
-        let static_eval = entry.map_or_else(
-            || evaluate(position, &self.rules, self.params),
-            |entry| entry.eval,
-        );
+        // The static evaluation, computed only where pruning needs it.
+        let stored_eval = entry
+            .map(|entry| entry.eval)
+            .filter(|&eval| eval != NO_EVAL);
+        let margin = self.params.futility_margin;
+        let needs_eval =
+            !pv_node && ((margin > 0 && depth <= 3) || (self.params.null_move != 0 && depth >= 3));
+        let static_eval = match stored_eval {
+            Some(eval) => eval,
+            None if needs_eval => evaluate(position, &self.rules, self.params),
+            None => NO_EVAL,
+        };
 
         // Reverse futility: far above beta near the leaves, with no capture to fear.
-        let margin = self.params.futility_margin;
-        if !pv_node
+        if static_eval != NO_EVAL
+            && !pv_node
             && margin > 0
             && depth <= 3
             && !is_mate(beta)
@@ -245,6 +268,7 @@ impl<'a> Worker<'a> {
 
         // Null move: if passing still holds beta, a real move surely does.
         if self.params.null_move != 0
+            && static_eval != NO_EVAL
             && !pv_node
             && depth >= 3
             && static_eval >= beta
@@ -288,33 +312,37 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best_value = -INFINITE;
         let mut best_move = None;
-        let mut tried = MoveList::new();
         for index in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, index);
             let quiet = !mv.is_capture() && scores[index] < 900_000;
             let child = position.played(mv);
+            // Captures are few (each removes a goat), so extending them cannot run away.
+            let extension = i32::from(self.params.capture_extension != 0 && mv.is_capture());
+            let new_depth = depth - 1 + extension;
             self.path.push(child.board_key());
             let value = if index == 0 {
-                -self.search(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
+                -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {
                 let reduce = if self.params.reductions != 0 && depth >= 3 && quiet && index >= 3 {
-                    (reduction(depth, index) - i32::from(pv_node)).clamp(0, depth - 2)
+                    (self.reductions[depth.min(63) as usize * 96 + index.min(95)]
+                        - i32::from(pv_node))
+                    .clamp(0, new_depth - 1)
                 } else {
                     0
                 };
                 let mut value = -self.search(
                     &child,
-                    depth - 1 - reduce,
+                    new_depth - reduce,
                     -alpha - 1,
                     -alpha,
                     ply + 1,
                     false,
                 );
                 if value > alpha && reduce > 0 {
-                    value = -self.search(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                    value = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
                 }
                 if value > alpha && value < beta && pv_node {
-                    value = -self.search(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                    value = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
                 }
                 value
             };
@@ -334,13 +362,12 @@ impl<'a> Worker<'a> {
                         head[ply].extend_from_slice(&tail[0]);
                     }
                     if value >= beta {
-                        self.heuristics.record_cutoff(side, ply, mv, depth, &tried);
+                        // The moves tried before are the ones picked into the slots before this one.
+                        self.heuristics
+                            .record_cutoff(side, ply, mv, depth, &moves[..index]);
                         break;
                     }
                 }
-            }
-            if !mv.is_capture() {
-                tried.push(mv);
             }
         }
         let bound = if best_value >= beta {
