@@ -120,7 +120,9 @@ impl Heuristics {
     fn update(&mut self, side: Side, mv: Move, bonus: i32) {
         let slot = &mut self.history[Self::history_slot(side, mv)];
         // Gravity: values saturate smoothly at HISTORY_MAX.
-        *slot += bonus - *slot * bonus.abs() / HISTORY_MAX;
+        // In i64: the product reaches 400,000 * 12,800, past i32.
+        let decay = i64::from(*slot) * i64::from(bonus.abs()) / i64::from(HISTORY_MAX);
+        *slot += bonus - decay as i32;
     }
 
     /// Forgets the killers of plies beyond `ply` (called at the start of each iteration).
@@ -184,4 +186,25 @@ pub fn pick_next(moves: &mut MoveList, scores: &mut [i32], index: usize) -> Move
     moves.swap(index, best);
     scores.swap(index, best);
     moves[index]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_saturates_without_overflow() {
+        let mut heuristics = Heuristics::new(false);
+        let good: Move = "c3".parse().unwrap();
+        let bad: Move = "b2".parse().unwrap();
+        for _ in 0..1000 {
+            heuristics.record_cutoff(Side::Goats, 1, good, 60, &[bad, good]);
+        }
+        let (high, low) = (
+            heuristics.history(Side::Goats, good),
+            heuristics.history(Side::Goats, bad),
+        );
+        assert!(high > HISTORY_MAX / 2 && high <= HISTORY_MAX, "{high}");
+        assert!(low < -HISTORY_MAX / 2 && low >= -HISTORY_MAX, "{low}");
+    }
 }
