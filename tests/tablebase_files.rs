@@ -1,6 +1,6 @@
 //! Tablebase files: resumable generation, verification, corrupt and mismatched files, the CLI.
 
-use baghchal::tablebase::file::{layer_path, read_layer, write_layer};
+use baghchal::tablebase::file::{layer_path, open_layer, read_layer, write_layer};
 use baghchal::tablebase::solve::generate_tables;
 use baghchal::tablebase::verify::verify_tables;
 use baghchal::tablebase::{Corruption, Tablebase, TablebaseError};
@@ -50,6 +50,27 @@ fn generation_resumes_and_verifies() {
     );
     assert_eq!(std::fs::read(&path).unwrap(), before);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn mapped_and_read_layers_agree() {
+    let dir = fresh_tables("mapped", false);
+    for captured in 0..2 {
+        let path = layer_path(&dir, captured);
+        let (read_header, read_values) = read_layer(&path).unwrap();
+        let (mapped_header, mapped_values) = open_layer(&path).unwrap();
+        assert!(mapped_values.is_mapped());
+        assert_eq!(read_header, mapped_header);
+        assert_eq!(read_values.len() as u64, 2 * read_header.positions);
+        assert_eq!(&read_values[..], &mapped_values[..]);
+    }
+    // The tables stay usable after their files are deleted (the maps keep the data alive).
+    let tables = Tablebase::open(&dir, &rules(false, 2)).unwrap();
+    let position = "TGGGG/GGGGG/GGGGG/GGGGG/T1GTT t 0 0".parse().unwrap();
+    let before = tables.probe(&position);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(before.is_some());
+    assert_eq!(tables.probe(&position), before);
 }
 
 #[test]
@@ -156,10 +177,15 @@ fn cli_generates_verifies_and_probes() {
         )
     };
     let dir_text = dir.to_str().unwrap();
-    let (ok, stdout, _) = run(&["tb", "gen", "--out", dir_text, "--captures-to-win", "1"]);
+    let (ok, stdout, stderr) = run(&["tb", "gen", "--out", dir_text, "--captures-to-win", "1"]);
     assert!(
         ok && stdout.contains("positions (symmetry classes, both sides to move): 66962"),
         "{stdout}"
+    );
+    // stderr is a pipe here, not a terminal: no progress bar.
+    assert!(
+        !stderr.contains('\r') && !stderr.contains("eta"),
+        "{stderr}"
     );
     let (ok, stdout, _) = run(&["tb", "verify", dir_text]);
     assert!(ok && stdout.contains("verify: ok"), "{stdout}");

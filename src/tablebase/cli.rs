@@ -1,14 +1,16 @@
 //! The `baghchal tb ...` subcommands: gen, verify, probe.
 
+use super::generate::Progress;
 use super::solve::{generate_tables, LayerReport};
 use super::verify::verify_tables;
 use super::{Tablebase, Wdl};
 use crate::Position;
 use clap::Subcommand;
-use std::io::{IsTerminal, Write};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Writes a line to stdout; a closed stdout (e.g. a pipe into `head`) is an error, not a panic.
 macro_rules! out {
@@ -52,48 +54,59 @@ pub enum TbCommand {
     },
 }
 
-/// A progress bar on stderr (redrawn at most 10 times a second; only on a terminal).
-struct ProgressBar {
-    last: Mutex<(Instant, String)>,
-    terminal: bool,
+/// Progress on stderr through `indicatif`: one bar per phase ("layer 3 retrograde"), with
+/// done/total, percentage and ETA, redrawn at most 10 times a second and hidden when stderr
+/// is not a terminal. Phase changes are also logged (`RUST_LOG=info`).
+struct PhaseProgress {
+    current: Mutex<Option<(String, ProgressBar)>>,
 }
 
-impl ProgressBar {
-    fn new() -> ProgressBar {
-        ProgressBar {
-            last: Mutex::new((Instant::now(), String::new())),
-            terminal: std::io::stderr().is_terminal(),
+impl PhaseProgress {
+    fn new() -> PhaseProgress {
+        PhaseProgress {
+            current: Mutex::new(None),
         }
     }
 
+    fn bar(phase: &str, total: u64) -> ProgressBar {
+        let bar =
+            ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr_with_hz(10));
+        let style = ProgressStyle::with_template(
+            "{msg:<20} [{wide_bar}] {pos}/{len} {percent:>3}% eta {eta}",
+        )
+        .expect("valid template")
+        .progress_chars("#>.");
+        bar.set_style(style);
+        bar.set_message(phase.to_string());
+        bar
+    }
+
     fn update(&self, phase: &str, done: u64, total: u64) {
-        let Ok(mut last) = self.last.lock() else {
+        let Ok(mut current) = self.current.lock() else {
             return;
         };
-        let finished = done >= total;
-        if !finished && last.1 == phase && last.0.elapsed() < Duration::from_millis(100) {
-            return;
-        }
-        if last.1 != phase {
+        if current.as_ref().is_none_or(|(name, _)| name != phase) {
             log::info!("{phase}");
+            if let Some((_, previous)) = current.take() {
+                previous.finish();
+            }
+            *current = Some((phase.to_string(), PhaseProgress::bar(phase, total)));
         }
-        *last = (Instant::now(), phase.to_string());
-        if self.terminal {
-            let fraction = if total == 0 {
-                1.0
-            } else {
-                done as f64 / total as f64
-            };
-            let filled = (fraction * 30.0).round() as usize;
-            let bar = format!(
-                "{}{}",
-                "#".repeat(filled.min(30)),
-                ".".repeat(30 - filled.min(30))
-            );
-            let mut stderr = std::io::stderr().lock();
-            let _ = write!(stderr, "\r{phase:<28} [{bar}] {:5.1}%", fraction * 100.0);
-            if finished {
-                let _ = writeln!(stderr);
+        let Some((_, bar)) = current.as_ref().filter(|(_, bar)| !bar.is_finished()) else {
+            return;
+        };
+        bar.set_length(total);
+        bar.set_position(done.max(bar.position()));
+        if done >= total {
+            bar.finish();
+        }
+    }
+
+    /// Stops an unfinished bar where it stands (e.g. after an error), ending its line.
+    fn finish(&self) {
+        if let Ok(mut current) = self.current.lock() {
+            if let Some((_, bar)) = current.take() {
+                bar.abandon();
             }
         }
     }
@@ -136,8 +149,15 @@ fn print_reports(reports: &[LayerReport]) -> Result<(), String> {
 /// # Errors
 /// A message saying what went wrong.
 pub fn run(command: TbCommand) -> Result<(), String> {
-    let bar = ProgressBar::new();
-    let progress = |phase: &str, done: u64, total: u64| bar.update(phase, done, total);
+    let bars = PhaseProgress::new();
+    let result = run_with_progress(command, &|phase: &str, done: u64, total: u64| {
+        bars.update(phase, done, total);
+    });
+    bars.finish();
+    result
+}
+
+fn run_with_progress(command: TbCommand, progress: Progress) -> Result<(), String> {
     match command {
         TbCommand::Gen {
             out,
@@ -151,7 +171,7 @@ pub fn run(command: TbCommand) -> Result<(), String> {
                 forced_capture,
                 captures_to_win,
                 threads_or_default(threads),
-                &progress,
+                progress,
             )
             .map_err(|e| e.to_string())?;
             print_reports(&reports)?;
@@ -159,7 +179,7 @@ pub fn run(command: TbCommand) -> Result<(), String> {
             Ok(())
         }
         TbCommand::Verify { dir, threads } => {
-            let (tables, checks) = verify_tables(&dir, threads_or_default(threads), &progress)
+            let (tables, checks) = verify_tables(&dir, threads_or_default(threads), progress)
                 .map_err(|e| e.to_string())?;
             out!(
                 "rules: {}",

@@ -2,8 +2,11 @@
 //! byte per position (goats to move, then tigers to move), protected by CRC-32 checksums.
 
 use super::{Corruption, TablebaseError};
+use memmap2::Mmap;
+use std::fmt;
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 
 /// File magic.
@@ -33,59 +36,9 @@ pub fn layer_path(dir: &Path, captured: u8) -> PathBuf {
     dir.join(format!("layer-{captured}.bctb"))
 }
 
-const fn crc_table() -> [[u32; 256]; 8] {
-    let mut table = [[0u32; 256]; 8];
-    let mut i = 0;
-    while i < 256 {
-        let mut crc = i as u32;
-        let mut bit = 0;
-        while bit < 8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-            bit += 1;
-        }
-        table[0][i] = crc;
-        i += 1;
-    }
-    let mut slice = 1;
-    while slice < 8 {
-        let mut i = 0;
-        while i < 256 {
-            let previous = table[slice - 1][i];
-            table[slice][i] = (previous >> 8) ^ table[0][(previous & 0xff) as usize];
-            i += 1;
-        }
-        slice += 1;
-    }
-    table
-}
-
-static CRC_TABLE: [[u32; 256]; 8] = crc_table();
-
-/// CRC-32 (IEEE 802.3, as in zip and PNG) of `data`, slice-by-8.
+/// CRC-32 (IEEE 802.3, as in zip and PNG) of `data`.
 pub fn crc32(data: &[u8]) -> u32 {
-    let t = &CRC_TABLE;
-    let mut crc = !0u32;
-    let mut chunks = data.chunks_exact(8);
-    for chunk in &mut chunks {
-        let low = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]) ^ crc;
-        let high = u32::from_le_bytes([chunk[4], chunk[5], chunk[6], chunk[7]]);
-        crc = t[7][(low & 0xff) as usize]
-            ^ t[6][((low >> 8) & 0xff) as usize]
-            ^ t[5][((low >> 16) & 0xff) as usize]
-            ^ t[4][(low >> 24) as usize]
-            ^ t[3][(high & 0xff) as usize]
-            ^ t[2][((high >> 8) & 0xff) as usize]
-            ^ t[1][((high >> 16) & 0xff) as usize]
-            ^ t[0][(high >> 24) as usize];
-    }
-    for &byte in chunks.remainder() {
-        crc = (crc >> 8) ^ t[0][((crc ^ u32::from(byte)) & 0xff) as usize];
-    }
-    !crc
+    crc32fast::hash(data)
 }
 
 fn encode_header(header: &LayerHeader, payload_crc: u32) -> [u8; HEADER_LEN] {
@@ -131,17 +84,83 @@ pub fn write_layer(
         path: path.to_path_buf(),
         source,
     };
-    let mut payload_crc_input = Vec::with_capacity(goats.len() + tigers.len());
-    payload_crc_input.extend_from_slice(goats);
-    payload_crc_input.extend_from_slice(tigers);
-    let encoded = encode_header(header, crc32(&payload_crc_input));
+    let mut payload_crc = crc32fast::Hasher::new();
+    payload_crc.update(goats);
+    payload_crc.update(tigers);
+    let encoded = encode_header(header, payload_crc.finalize());
     let temporary = path.with_extension("bctb.tmp");
     let mut file = fs::File::create(&temporary).map_err(io)?;
     file.write_all(&encoded).map_err(io)?;
-    file.write_all(&payload_crc_input).map_err(io)?;
+    file.write_all(goats).map_err(io)?;
+    file.write_all(tigers).map_err(io)?;
     file.sync_all().map_err(io)?;
     drop(file);
     fs::rename(&temporary, path).map_err(io)
+}
+
+fn open_error(path: &Path, source: std::io::Error) -> TablebaseError {
+    if source.kind() == std::io::ErrorKind::NotFound {
+        TablebaseError::NotFound {
+            path: path.to_path_buf(),
+        }
+    } else {
+        TablebaseError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// Checks everything but the payload checksum: `head` is the file's first bytes (all of them
+/// when shorter than a header), `file_len` its length. Returns the header and payload checksum.
+fn parse_header(head: &[u8], file_len: u64) -> Result<(LayerHeader, u32), Corruption> {
+    if head.len() < HEADER_LEN {
+        if head.len() >= 8 && head[..8] != MAGIC {
+            return Err(Corruption::BadMagic);
+        }
+        return Err(Corruption::Truncated {
+            expected: HEADER_LEN as u64,
+            found: file_len,
+        });
+    }
+    if head[..8] != MAGIC {
+        return Err(Corruption::BadMagic);
+    }
+    let version = u32_at(head, 8);
+    if version != VERSION {
+        return Err(Corruption::BadVersion(version));
+    }
+    if crc32(&head[..84]) != u32_at(head, 84) {
+        return Err(Corruption::HeaderChecksum);
+    }
+    let positions = u64_at(head, 16);
+    let payload_len = u64_at(head, 24);
+    if positions.checked_mul(2) != Some(payload_len) || head[12] > 1 {
+        return Err(Corruption::BadHeader);
+    }
+    let expected = payload_len
+        .checked_add(HEADER_LEN as u64)
+        .ok_or(Corruption::BadHeader)?;
+    if file_len != expected {
+        return Err(Corruption::Truncated {
+            expected,
+            found: file_len,
+        });
+    }
+    let mut counts = [[0u64; 3]; 2];
+    for (side, side_counts) in counts.iter_mut().enumerate() {
+        for (kind, count) in side_counts.iter_mut().enumerate() {
+            *count = u64_at(head, 32 + 8 * (3 * side + kind));
+        }
+    }
+    let header = LayerHeader {
+        forced_capture: head[12] == 1,
+        captures_to_win: head[13],
+        captured: head[14],
+        positions,
+        counts,
+    };
+    Ok((header, u32_at(head, 80)))
 }
 
 /// Reads and checks a layer file: magic, version, header checksum, length, payload checksum.
@@ -150,85 +169,191 @@ pub fn write_layer(
 /// # Errors
 /// [`TablebaseError::NotFound`], [`TablebaseError::Io`] or [`TablebaseError::Corrupt`].
 pub fn read_layer(path: &Path) -> Result<(LayerHeader, Vec<u8>), TablebaseError> {
-    let bytes = fs::read(path).map_err(|source| {
-        if source.kind() == std::io::ErrorKind::NotFound {
-            TablebaseError::NotFound {
-                path: path.to_path_buf(),
-            }
-        } else {
-            TablebaseError::Io {
-                path: path.to_path_buf(),
-                source,
-            }
-        }
-    })?;
+    let mut bytes = fs::read(path).map_err(|source| open_error(path, source))?;
     let corrupt = |reason| TablebaseError::Corrupt {
         path: path.to_path_buf(),
         reason,
     };
-    if bytes.len() < HEADER_LEN {
-        if bytes.len() >= 8 && bytes[..8] != MAGIC {
-            return Err(corrupt(Corruption::BadMagic));
-        }
-        return Err(corrupt(Corruption::Truncated {
-            expected: HEADER_LEN as u64,
-            found: bytes.len() as u64,
-        }));
-    }
-    if bytes[..8] != MAGIC {
-        return Err(corrupt(Corruption::BadMagic));
-    }
-    let version = u32_at(&bytes, 8);
-    if version != VERSION {
-        return Err(corrupt(Corruption::BadVersion(version)));
-    }
-    if crc32(&bytes[..84]) != u32_at(&bytes, 84) {
-        return Err(corrupt(Corruption::HeaderChecksum));
-    }
-    let positions = u64_at(&bytes, 16);
-    let payload_len = u64_at(&bytes, 24);
-    if payload_len != 2 * positions || bytes[12] > 1 {
-        return Err(corrupt(Corruption::BadHeader));
-    }
-    let found = (bytes.len() - HEADER_LEN) as u64;
-    if found != payload_len {
-        return Err(corrupt(Corruption::Truncated {
-            expected: HEADER_LEN as u64 + payload_len,
-            found: bytes.len() as u64,
-        }));
-    }
-    if crc32(&bytes[HEADER_LEN..]) != u32_at(&bytes, 80) {
+    let head = &bytes[..bytes.len().min(HEADER_LEN)];
+    let (header, payload_crc) = parse_header(head, bytes.len() as u64).map_err(corrupt)?;
+    if crc32(&bytes[HEADER_LEN..]) != payload_crc {
         return Err(corrupt(Corruption::PayloadChecksum));
     }
-    let mut counts = [[0u64; 3]; 2];
-    for (side, side_counts) in counts.iter_mut().enumerate() {
-        for (kind, count) in side_counts.iter_mut().enumerate() {
-            *count = u64_at(&bytes, 32 + 8 * (3 * side + kind));
+    bytes.drain(..HEADER_LEN);
+    Ok((header, bytes))
+}
+
+/// The checked values of a layer file (goats to move, then tigers to move): memory-mapped, or
+/// read into memory where mapping is not possible. Dereferences to the values.
+pub struct LayerValues {
+    storage: Storage,
+}
+
+enum Storage {
+    /// The whole file, mapped read-only; the values start after the header.
+    Mapped(Mmap),
+    /// The values alone, read into memory.
+    Owned(Vec<u8>),
+}
+
+impl Deref for LayerValues {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match &self.storage {
+            Storage::Mapped(map) => &map[HEADER_LEN..],
+            Storage::Owned(values) => values,
         }
     }
-    let header = LayerHeader {
-        forced_capture: bytes[12] == 1,
-        captures_to_win: bytes[13],
-        captured: bytes[14],
-        positions,
-        counts,
+}
+
+impl fmt::Debug for LayerValues {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self.storage {
+            Storage::Mapped(_) => "mapped",
+            Storage::Owned(_) => "owned",
+        };
+        write!(f, "LayerValues({kind}, {} bytes)", self.len())
+    }
+}
+
+impl LayerValues {
+    /// Whether the values are memory-mapped from the file (rather than copied into memory).
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.storage, Storage::Mapped(_))
+    }
+}
+
+/// Opens and checks a layer file like [`read_layer`], but maps it into memory instead of
+/// reading it, so that processes probing the same tables share one copy in the page cache.
+/// The header and the file length are checked before mapping, the payload checksum after
+/// (reading every page once). Falls back to reading the file when it cannot be mapped.
+///
+/// The file must not be modified or truncated while the returned values are alive (see
+/// docs/tablebase.md): `tb gen` never does, as it replaces files by renaming new ones over them.
+///
+/// # Errors
+/// [`TablebaseError::NotFound`], [`TablebaseError::Io`] or [`TablebaseError::Corrupt`].
+pub fn open_layer(path: &Path) -> Result<(LayerHeader, LayerValues), TablebaseError> {
+    let io = |source| TablebaseError::Io {
+        path: path.to_path_buf(),
+        source,
     };
-    let mut payload = bytes;
-    payload.drain(..HEADER_LEN);
-    Ok((header, payload))
+    let corrupt = |reason| TablebaseError::Corrupt {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let mut file = fs::File::open(path).map_err(|source| open_error(path, source))?;
+    let file_len = file.metadata().map_err(io)?.len();
+    let mut head = Vec::with_capacity(HEADER_LEN);
+    (&mut file)
+        .take(HEADER_LEN as u64)
+        .read_to_end(&mut head)
+        .map_err(io)?;
+    let (header, payload_crc) = parse_header(&head, file_len).map_err(corrupt)?;
+    // SAFETY: the map is read-only and private to this process; the length was checked above,
+    // and is checked again below, so no access goes past the end of the file as it was mapped.
+    // Undefined behaviour would follow only if another process truncated or rewrote the file
+    // while it is mapped, which the documented contract forbids.
+    let storage = match unsafe { Mmap::map(&file) } {
+        Ok(map) if map.len() as u64 == file_len => Storage::Mapped(map),
+        Ok(map) => {
+            return Err(corrupt(Corruption::Truncated {
+                expected: file_len,
+                found: map.len() as u64,
+            }))
+        }
+        Err(error) => {
+            log::debug!("\"{}\": cannot map ({error}); reading", path.display());
+            let mut values = Vec::with_capacity(header.positions as usize * 2);
+            file.read_to_end(&mut values).map_err(io)?;
+            Storage::Owned(values)
+        }
+    };
+    let values = LayerValues { storage };
+    if values.len() as u64 != 2 * header.positions {
+        return Err(corrupt(Corruption::Truncated {
+            expected: file_len,
+            found: HEADER_LEN as u64 + values.len() as u64,
+        }));
+    }
+    if crc32(&values) != payload_crc {
+        return Err(corrupt(Corruption::PayloadChecksum));
+    }
+    Ok((header, values))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Bit-at-a-time CRC-32 (reflected polynomial 0xEDB88320), straight from the definition.
+    fn reference_crc32(data: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &byte in data {
+            crc ^= u32::from(byte);
+            for _ in 0..8 {
+                crc = if crc & 1 != 0 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+
     #[test]
     fn crc32_known_answer() {
+        // The CRC-32/ISO-HDLC check value: the checksum tables written before crc32fast used.
         assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
         assert_eq!(crc32(b""), 0);
         assert_eq!(
             crc32(b"The quick brown fox jumps over the lazy dog"),
             0x414F_A339
+        );
+    }
+
+    #[test]
+    fn crc32_matches_the_definition_at_every_length_and_alignment() {
+        let data: Vec<u8> = (0..5000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        for start in 0..9 {
+            for len in [0, 1, 7, 8, 15, 16, 17, 63, 64, 65, 255, 1000, 4096] {
+                let slice = &data[start..start + len];
+                assert_eq!(crc32(slice), reference_crc32(slice), "{start} {len}");
+            }
+        }
+    }
+
+    #[test]
+    fn header_length_fields_cannot_overflow() {
+        let header = LayerHeader {
+            forced_capture: false,
+            captures_to_win: 5,
+            captured: 0,
+            positions: 1,
+            counts: [[0; 3]; 2],
+        };
+        let mut encoded = encode_header(&header, 0);
+        // 2 * 2^63 wraps to 0: a wrapping check would accept this header with an empty payload.
+        encoded[16..24].copy_from_slice(&(1u64 << 63).to_le_bytes());
+        encoded[24..32].copy_from_slice(&0u64.to_le_bytes());
+        let header_crc = crc32(&encoded[..84]);
+        encoded[84..88].copy_from_slice(&header_crc.to_le_bytes());
+        assert_eq!(
+            parse_header(&encoded, HEADER_LEN as u64),
+            Err(Corruption::BadHeader)
+        );
+        // A payload length that overflows with the header added.
+        encoded[16..24].copy_from_slice(&(u64::MAX / 2).to_le_bytes());
+        encoded[24..32].copy_from_slice(&(u64::MAX - 1).to_le_bytes());
+        let header_crc = crc32(&encoded[..84]);
+        encoded[84..88].copy_from_slice(&header_crc.to_le_bytes());
+        assert_eq!(
+            parse_header(&encoded, HEADER_LEN as u64),
+            Err(Corruption::BadHeader)
         );
     }
 }

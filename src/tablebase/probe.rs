@@ -1,6 +1,6 @@
 //! Opening tables and looking up positions.
 
-use super::file::{layer_path, read_layer, LayerHeader};
+use super::file::{layer_path, open_layer, LayerHeader, LayerValues};
 use super::index::LayerIndex;
 use super::solve::check_header;
 use super::value::{decode_value, TbValue, Wdl};
@@ -8,12 +8,14 @@ use super::{check_captures_to_win, TablebaseError};
 use crate::{Move, Position, Rules, Side};
 use std::path::Path;
 
-/// A full set of movement-phase tables for one rule variant, held in memory.
+/// A full set of movement-phase tables for one rule variant, memory-mapped from its files (so
+/// processes probing the same tables share them in the page cache). The files must not be
+/// modified while the tables are open.
 #[derive(Debug)]
 pub struct Tablebase {
     rules: Rules,
     /// Per layer (goats captured): goats-to-move values, then tigers-to-move values.
-    layers: Vec<Vec<u8>>,
+    layers: Vec<LayerValues>,
     headers: Vec<LayerHeader>,
 }
 
@@ -29,7 +31,7 @@ impl Tablebase {
         let mut headers = Vec::new();
         for captured in 0..rules.captures_to_win {
             let path = layer_path(dir, captured);
-            let (header, payload) = read_layer(&path)?;
+            let (header, payload) = open_layer(&path)?;
             let positions = u64::from(LayerIndex::get(usize::from(captured) + 1).len());
             check_header(
                 &path,
@@ -55,7 +57,7 @@ impl Tablebase {
     /// # Errors
     /// As [`Tablebase::open`].
     pub fn open_recorded(dir: &Path) -> Result<Tablebase, TablebaseError> {
-        let (header, _) = read_layer(&layer_path(dir, 0))?;
+        let (header, _) = open_layer(&layer_path(dir, 0))?;
         let rules = Rules {
             forced_capture: header.forced_capture,
             captures_to_win: header.captures_to_win,
