@@ -15,6 +15,7 @@ pub mod referee;
 pub mod rules;
 pub mod side;
 pub mod square;
+pub mod tablebase;
 pub mod tables;
 mod zobrist;
 

@@ -32,6 +32,11 @@ enum Command {
         #[command(flatten)]
         rules: RulesArgs,
     },
+    /// Movement-phase tablebases: generate, verify, probe.
+    Tb {
+        #[command(subcommand)]
+        command: baghchal::tablebase::cli::TbCommand,
+    },
 }
 
 fn run_perft(
@@ -81,6 +86,7 @@ fn main() -> ExitCode {
             moves,
             rules,
         }) => run_perft(depth, position, &moves, &rules),
+        Some(Command::Tb { command }) => baghchal::tablebase::cli::run(command),
         None => Err("the protocol loop is not built yet".to_string()),
     };
     match result {

@@ -1,0 +1,490 @@
+//! Indexing of movement-phase positions: the 8 symmetries of the square, ranking of tiger and
+//! empty-point sets (combinatorial number system), one index per symmetry class.
+//!
+//! A layer holds the positions with `captured` goats captured: 4 tigers, `20 - captured` goats
+//! and `empties = captured + 1` empty points. A position is described by its tiger set and its
+//! empty set (goats are the rest). Tiger sets are grouped into classes under the 8 symmetries;
+//! each class has a representative (the member of lowest colex rank). A position is canonical
+//! when its tigers are the representative and, if the representative is symmetric, its empty
+//! set has the lowest rank among the images under the representative's stabilizer. The index of
+//! a canonical position is `offset[class] + local`, where `local` is the colex rank of the empty
+//! points counted among the 21 non-tiger points (compressed), or for symmetric classes the
+//! position of that rank in the sorted list of canonical ranks.
+
+use std::sync::OnceLock;
+
+/// Number of symmetries of the square board.
+pub const SYMMETRIES: usize = 8;
+/// Points not holding a tiger.
+pub const NON_TIGER_POINTS: usize = 21;
+/// Largest number of empty points a stored layer has (4 goats captured).
+pub const MAX_EMPTIES: usize = 5;
+/// Number of tiger sets: C(25, 4).
+pub const TIGER_SETS: usize = 12_650;
+
+const fn build_square_maps() -> [[u8; 25]; SYMMETRIES] {
+    let mut maps = [[0u8; 25]; SYMMETRIES];
+    let mut g = 0;
+    while g < SYMMETRIES {
+        let mut square = 0;
+        while square < 25 {
+            let (mut file, mut rank) = (square % 5, square / 5);
+            if g & 1 != 0 {
+                file = 4 - file;
+            }
+            if g & 2 != 0 {
+                rank = 4 - rank;
+            }
+            if g & 4 != 0 {
+                let swap = file;
+                file = rank;
+                rank = swap;
+            }
+            maps[g][square] = (rank * 5 + file) as u8;
+            square += 1;
+        }
+        g += 1;
+    }
+    maps
+}
+
+/// `SQUARE_MAPS[g][square]`: the image of a point under symmetry `g` (bit 0 mirrors files,
+/// bit 1 mirrors ranks, bit 2 swaps files and ranks; 0 is the identity).
+pub const SQUARE_MAPS: [[u8; 25]; SYMMETRIES] = build_square_maps();
+
+const fn build_binomials() -> [[u32; 6]; 26] {
+    let mut table = [[0u32; 6]; 26];
+    let mut n = 0;
+    while n < 26 {
+        table[n][0] = 1;
+        let mut k = 1;
+        while k < 6 {
+            table[n][k] = if n == 0 {
+                0
+            } else {
+                table[n - 1][k - 1] + table[n - 1][k]
+            };
+            k += 1;
+        }
+        n += 1;
+    }
+    table
+}
+
+/// `BINOMIALS[n][k]` = C(n, k) for n <= 25, k <= 5.
+pub const BINOMIALS: [[u32; 6]; 26] = build_binomials();
+
+/// The image of a set of points (bit i = point i) under symmetry `g`.
+#[inline]
+pub fn transform(mut bits: u32, g: usize) -> u32 {
+    let map = &SQUARE_MAPS[g];
+    let mut out = 0;
+    while bits != 0 {
+        out |= 1 << map[bits.trailing_zeros() as usize];
+        bits &= bits - 1;
+    }
+    out
+}
+
+/// Colex rank of a set of at most 5 bit positions: sum of C(p_i, i + 1) over its members in
+/// increasing order.
+#[inline]
+pub fn colex_rank(mut bits: u32) -> u32 {
+    let mut rank = 0;
+    let mut i = 1;
+    while bits != 0 {
+        rank += BINOMIALS[bits.trailing_zeros() as usize][i];
+        bits &= bits - 1;
+        i += 1;
+    }
+    rank
+}
+
+/// The set of `k` bit positions below `n` with colex rank `rank` (inverse of [`colex_rank`]).
+pub fn colex_unrank(mut rank: u32, k: usize, n: usize) -> u32 {
+    let mut bits = 0;
+    let mut top = n;
+    for i in (1..=k).rev() {
+        let mut p = top - 1;
+        while BINOMIALS[p][i] > rank {
+            p -= 1;
+        }
+        rank -= BINOMIALS[p][i];
+        bits |= 1 << p;
+        top = p;
+    }
+    bits
+}
+
+/// One class of tiger sets under the symmetries.
+#[derive(Clone, Debug)]
+pub struct TigerClass {
+    /// The representative tiger set (lowest colex rank in the class).
+    pub tigers: u32,
+    /// For each point that holds no tiger, its position among the 21 non-tiger points.
+    pub compress: [u8; 25],
+    /// The point at each of the 21 non-tiger positions.
+    pub decompress: [u8; NON_TIGER_POINTS],
+    /// The non-identity symmetries that map the representative onto itself.
+    pub stabilizer: Vec<u8>,
+}
+
+/// All tiger-set classes, and for every tiger set its class and a symmetry onto the
+/// representative.
+#[derive(Debug)]
+pub struct TigerTable {
+    /// Classes in increasing order of their representative's rank.
+    pub classes: Vec<TigerClass>,
+    /// For each tiger-set colex rank: (class, symmetry mapping the set onto the representative).
+    pub by_rank: Vec<(u16, u8)>,
+}
+
+impl TigerTable {
+    fn build() -> TigerTable {
+        // Representatives in rank order, asymmetric classes first (so that a layer's index can
+        // find their class by a division).
+        let mut representatives: Vec<(u32, Vec<u8>)> = Vec::new();
+        for rank in 0..TIGER_SETS as u32 {
+            let tigers = colex_unrank(rank, 4, 25);
+            if (0..SYMMETRIES).all(|g| colex_rank(transform(tigers, g)) >= rank) {
+                let stabilizer = (1..SYMMETRIES)
+                    .filter(|&g| transform(tigers, g) == tigers)
+                    .map(|g| g as u8)
+                    .collect();
+                representatives.push((tigers, stabilizer));
+            }
+        }
+        representatives.sort_by_key(|(_, stabilizer): &(u32, Vec<u8>)| !stabilizer.is_empty());
+        let mut by_rank = vec![(u16::MAX, 0u8); TIGER_SETS];
+        let mut classes = Vec::new();
+        for (tigers, stabilizer) in representatives {
+            let class = classes.len() as u16;
+            let mut compress = [u8::MAX; 25];
+            let mut decompress = [0u8; NON_TIGER_POINTS];
+            let mut next = 0;
+            for (square, slot) in compress.iter_mut().enumerate() {
+                if tigers & (1 << square) == 0 {
+                    *slot = next as u8;
+                    decompress[next] = square as u8;
+                    next += 1;
+                }
+            }
+            classes.push(TigerClass {
+                tigers,
+                compress,
+                decompress,
+                stabilizer,
+            });
+            for g in 0..SYMMETRIES {
+                // Symmetry g maps the representative to its image; its inverse maps it back.
+                let slot = &mut by_rank[colex_rank(transform(tigers, g)) as usize];
+                if slot.0 == u16::MAX {
+                    *slot = (class, inverse_symmetry(g) as u8);
+                }
+            }
+        }
+        debug_assert!(by_rank.iter().all(|&(class, _)| class != u16::MAX));
+        TigerTable { classes, by_rank }
+    }
+
+    /// The shared table (built on first use).
+    pub fn get() -> &'static TigerTable {
+        static TABLE: OnceLock<TigerTable> = OnceLock::new();
+        TABLE.get_or_init(TigerTable::build)
+    }
+}
+
+/// The symmetry that undoes `g`.
+pub fn inverse_symmetry(g: usize) -> usize {
+    (0..SYMMETRIES)
+        .find(|&h| {
+            (0..25).all(|square| SQUARE_MAPS[h][SQUARE_MAPS[g][square] as usize] as usize == square)
+        })
+        .expect("the symmetries form a group")
+}
+
+/// Canonical empty-set ranks of a symmetric tiger class.
+#[derive(Debug)]
+struct SymmetricClassMap {
+    /// For each colex rank: the local index, or `u32::MAX` if the rank is not canonical.
+    rank_to_local: Vec<u32>,
+    /// For each local index: the colex rank.
+    local_to_rank: Vec<u32>,
+}
+
+/// The index of one layer: positions with a given number of empty points, one side to move.
+#[derive(Debug)]
+pub struct LayerIndex {
+    /// Number of empty points (goats captured + 1).
+    pub empties: usize,
+    tigers: &'static TigerTable,
+    /// First index of each class; the last entry is the number of positions.
+    offsets: Vec<u32>,
+    symmetric: Vec<Option<SymmetricClassMap>>,
+    /// Compressed empty sets by colex rank.
+    unrank: Vec<u32>,
+    /// Number of empty sets per tiger class: C(21, empties).
+    slots: u32,
+    /// Number of leading classes without symmetry (each with `slots` positions).
+    asymmetric: u32,
+}
+
+/// A decoded canonical position: tiger set and empty set (goats are the other points).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Board {
+    /// Points holding tigers.
+    pub tigers: u32,
+    /// Points holding nothing.
+    pub empties: u32,
+}
+
+impl Board {
+    /// Points holding goats.
+    #[inline]
+    pub fn goats(&self) -> u32 {
+        !(self.tigers | self.empties) & ((1 << 25) - 1)
+    }
+}
+
+impl LayerIndex {
+    /// Builds the index of the layer with `empties` empty points (1..=5).
+    ///
+    /// # Panics
+    /// If `empties` is not in 1..=5 (an internal invariant: callers check captures first).
+    pub fn new(empties: usize) -> LayerIndex {
+        assert!(
+            (1..=MAX_EMPTIES).contains(&empties),
+            "layer with {empties} empty points"
+        );
+        let tigers = TigerTable::get();
+        let slots = BINOMIALS[NON_TIGER_POINTS][empties];
+        let unrank: Vec<u32> = (0..slots)
+            .map(|rank| colex_unrank(rank, empties, NON_TIGER_POINTS))
+            .collect();
+        let mut offsets = Vec::with_capacity(tigers.classes.len() + 1);
+        let mut symmetric = Vec::with_capacity(tigers.classes.len());
+        let mut next = 0u32;
+        for class in &tigers.classes {
+            offsets.push(next);
+            if class.stabilizer.is_empty() {
+                symmetric.push(None);
+                next += slots;
+                continue;
+            }
+            let mut rank_to_local = vec![u32::MAX; slots as usize];
+            let mut local_to_rank = Vec::new();
+            for (rank, &mask) in unrank.iter().enumerate() {
+                let board_empties = expand(class, mask);
+                let canonical = class.stabilizer.iter().all(|&h| {
+                    compressed_rank(class, transform(board_empties, h as usize)) >= rank as u32
+                });
+                if canonical {
+                    rank_to_local[rank] = local_to_rank.len() as u32;
+                    local_to_rank.push(rank as u32);
+                }
+            }
+            next += local_to_rank.len() as u32;
+            symmetric.push(Some(SymmetricClassMap {
+                rank_to_local,
+                local_to_rank,
+            }));
+        }
+        offsets.push(next);
+        let asymmetric = tigers
+            .classes
+            .iter()
+            .take_while(|class| class.stabilizer.is_empty())
+            .count() as u32;
+        LayerIndex {
+            empties,
+            tigers,
+            offsets,
+            symmetric,
+            unrank,
+            slots,
+            asymmetric,
+        }
+    }
+
+    /// The shared index for `empties` empty points (built on first use).
+    ///
+    /// # Panics
+    /// If `empties` is not in 1..=5.
+    pub fn get(empties: usize) -> &'static LayerIndex {
+        static INDEXES: [OnceLock<LayerIndex>; MAX_EMPTIES] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
+        assert!(
+            (1..=MAX_EMPTIES).contains(&empties),
+            "layer with {empties} empty points"
+        );
+        INDEXES[empties - 1].get_or_init(|| LayerIndex::new(empties))
+    }
+
+    /// Number of positions (symmetry classes) per side to move.
+    pub fn len(&self) -> u32 {
+        *self.offsets.last().expect("offsets end with the total")
+    }
+
+    /// Whether the layer is empty (never: every layer has positions).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The index of the class of (`tigers`, `empties`) and the number of symmetries that fix the
+    /// canonical member (1 for most positions). `tigers` must have 4 points and `empties`
+    /// [`LayerIndex::empties`] points, disjoint.
+    #[inline]
+    pub fn encode(&self, tigers: u32, empties: u32) -> (u32, u8) {
+        let (class_id, g) = self.tigers.by_rank[colex_rank(tigers) as usize];
+        let empties = if g == 0 {
+            empties
+        } else {
+            transform(empties, g as usize)
+        };
+        self.encode_in_class(class_id as usize, empties)
+    }
+
+    /// As [`LayerIndex::encode`] for a board whose tigers are exactly the representative of
+    /// class `class_id` (as [`LayerIndex::decode`] returns it).
+    #[inline]
+    pub fn encode_in_class(&self, class_id: usize, empties: u32) -> (u32, u8) {
+        let class = &self.tigers.classes[class_id];
+        let rank = compressed_rank(class, empties);
+        if (class_id as u32) < self.asymmetric {
+            return (class_id as u32 * self.slots + rank, 1);
+        }
+        let map = self.symmetric[class_id]
+            .as_ref()
+            .expect("symmetric class has a map");
+        let (mut best, mut fixing) = (rank, 1u8);
+        for &h in &class.stabilizer {
+            let image = compressed_rank(class, transform(empties, h as usize));
+            if image < best {
+                best = image;
+                fixing = 1;
+            } else if image == best {
+                fixing += 1;
+            }
+        }
+        (
+            self.offsets[class_id] + map.rank_to_local[best as usize],
+            fixing,
+        )
+    }
+
+    /// The number of symmetries fixing the class of (`tigers`, `empties`): 1 unless the tiger
+    /// set is symmetric; cheaper than [`LayerIndex::encode`].
+    #[inline]
+    pub fn fixing(&self, tigers: u32, empties: u32) -> u8 {
+        let (class_id, g) = self.tigers.by_rank[colex_rank(tigers) as usize];
+        if u32::from(class_id) < self.asymmetric {
+            return 1;
+        }
+        let empties = if g == 0 {
+            empties
+        } else {
+            transform(empties, g as usize)
+        };
+        self.encode_in_class(class_id as usize, empties).1
+    }
+
+    /// Whether tiger class `class_id` has no symmetry (all its positions are fixed by the
+    /// identity only).
+    #[inline]
+    pub fn is_asymmetric(&self, class_id: usize) -> bool {
+        (class_id as u32) < self.asymmetric
+    }
+
+    /// The canonical board with index `index` (< [`LayerIndex::len`]).
+    #[inline]
+    pub fn decode(&self, index: u32) -> Board {
+        self.decode_with_class(index).0
+    }
+
+    /// The canonical board with index `index` and its tiger class.
+    #[inline]
+    pub fn decode_with_class(&self, index: u32) -> (Board, usize) {
+        let (class_id, rank) = if index < self.asymmetric * self.slots {
+            ((index / self.slots) as usize, index % self.slots)
+        } else {
+            let class_id = self.offsets.partition_point(|&offset| offset <= index) - 1;
+            let map = self.symmetric[class_id]
+                .as_ref()
+                .expect("symmetric class has a map");
+            (
+                class_id,
+                map.local_to_rank[(index - self.offsets[class_id]) as usize],
+            )
+        };
+        let class = &self.tigers.classes[class_id];
+        let board = Board {
+            tigers: class.tigers,
+            empties: expand(class, self.unrank[rank as usize]),
+        };
+        (board, class_id)
+    }
+}
+
+/// Colex rank of an empty set counted among the class representative's non-tiger points.
+#[inline(always)]
+fn compressed_rank(class: &TigerClass, mut empties: u32) -> u32 {
+    let mut rank = 0;
+    let mut i = 1;
+    while empties != 0 {
+        rank += BINOMIALS[class.compress[empties.trailing_zeros() as usize] as usize][i];
+        empties &= empties - 1;
+        i += 1;
+    }
+    rank
+}
+
+/// The points of a compressed set (positions among the non-tiger points).
+#[inline(always)]
+fn expand(class: &TigerClass, mut compressed: u32) -> u32 {
+    let mut out = 0;
+    while compressed != 0 {
+        out |= 1 << class.decompress[compressed.trailing_zeros() as usize];
+        compressed &= compressed - 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn class_counts_match_burnside() {
+        // Per side, layers with 1..=5 empty points (0..=4 goats captured).
+        let expected = [33_481u32, 333_175, 2_105_695, 9_469_965, 32_188_170];
+        for (empties, &count) in (1..=MAX_EMPTIES).zip(&expected) {
+            assert_eq!(LayerIndex::get(empties).len(), count, "{empties} empties");
+        }
+    }
+
+    #[test]
+    fn symmetries_are_distinct_permutations() {
+        for (g, map) in SQUARE_MAPS.iter().enumerate() {
+            let seen = map.iter().fold(0u32, |seen, &image| seen | 1 << image);
+            assert_eq!(seen, (1 << 25) - 1);
+            let inverse = inverse_symmetry(g);
+            assert_eq!(transform(transform(0b1011_0001, g), inverse), 0b1011_0001);
+        }
+    }
+
+    #[test]
+    fn colex_round_trip() {
+        for (k, &count) in BINOMIALS[21].iter().enumerate().skip(1) {
+            for rank in 0..count {
+                let bits = colex_unrank(rank, k, 21);
+                assert_eq!(bits.count_ones() as usize, k);
+                assert_eq!(colex_rank(bits), rank);
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Movement-phase tablebases: every position with all 20 goats placed, 0..captures_to_win-1
+//! goats captured, either side to move, solved by retrograde analysis (see docs/tablebase.md).
+//!
+//! Layers are solved from the most captures down; within a layer, values are found in order of
+//! increasing distance and positions never resolved are draws (cycles). Positions are stored
+//! once per class under the 8 symmetries of the board ([`index`]).
+
+pub mod cli;
+pub mod file;
+pub mod generate;
+pub mod graph;
+pub mod index;
+pub mod probe;
+pub mod solve;
+pub mod value;
+pub mod verify;
+
+pub use probe::Tablebase;
+pub use value::{TbValue, Wdl};
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Largest `captures_to_win` the tables support (layers of up to 4 captured goats).
+pub const MAX_CAPTURES_TO_WIN: u8 = 5;
+
+/// How a table file is damaged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Corruption {
+    /// The file does not start with the format's magic bytes.
+    BadMagic,
+    /// A format version this build does not read.
+    BadVersion(u32),
+    /// The header's checksum does not match.
+    HeaderChecksum,
+    /// Header fields contradict each other or the layer they should describe.
+    BadHeader,
+    /// The file is shorter or longer than its header says.
+    Truncated {
+        /// Expected length in bytes.
+        expected: u64,
+        /// Actual length in bytes.
+        found: u64,
+    },
+    /// The values' checksum does not match.
+    PayloadChecksum,
+}
+
+impl fmt::Display for Corruption {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Corruption::BadMagic => f.write_str("bad magic: not a baghchal tablebase file"),
+            Corruption::BadVersion(version) => {
+                write!(f, "bad version {version}: expected {}", file::VERSION)
+            }
+            Corruption::HeaderChecksum => f.write_str("header checksum mismatch"),
+            Corruption::BadHeader => f.write_str("inconsistent header"),
+            Corruption::Truncated { expected, found } => {
+                write!(f, "wrong length: {found} bytes, expected {expected}")
+            }
+            Corruption::PayloadChecksum => f.write_str("checksum mismatch"),
+        }
+    }
+}
+
+/// Why tables cannot be generated, opened or verified.
+#[derive(Debug)]
+pub enum TablebaseError {
+    /// Reading or writing a file failed.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A table file is missing.
+    NotFound {
+        /// The missing file.
+        path: PathBuf,
+    },
+    /// A table file is damaged; it is never used.
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: Corruption,
+    },
+    /// A table file was generated for other rules.
+    MismatchedRules {
+        /// The file.
+        path: PathBuf,
+        /// Rules asked for.
+        expected: String,
+        /// Rules the file was made for.
+        found: String,
+    },
+    /// Rules the tables do not cover (captures to win above 5).
+    UnsupportedRules(String),
+    /// A distance does not fit the one-byte format.
+    DistanceOverflow {
+        /// The layer being solved.
+        captured: u8,
+    },
+}
+
+impl fmt::Display for TablebaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TablebaseError::Io { path, source } => write!(f, "\"{}\": {source}", path.display()),
+            TablebaseError::NotFound { path } => {
+                write!(f, "\"{}\": table file not found", path.display())
+            }
+            TablebaseError::Corrupt { path, reason } => {
+                write!(f, "\"{}\": corrupt table file: {reason}", path.display())
+            }
+            TablebaseError::MismatchedRules {
+                path,
+                expected,
+                found,
+            } => write!(
+                f,
+                "\"{}\": table file made for rules \"{found}\", not \"{expected}\"",
+                path.display()
+            ),
+            TablebaseError::UnsupportedRules(message) => f.write_str(message),
+            TablebaseError::DistanceOverflow { captured } => write!(
+                f,
+                "layer with {captured} captured: a distance exceeds {} plies",
+                value::MAX_DISTANCE
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TablebaseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TablebaseError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// The rules as the tables see them: only forced capture and captures to win change values.
+pub fn table_rules_text(forced_capture: bool, captures_to_win: u8) -> String {
+    format!("ForcedCapture={forced_capture} CapturesToWin={captures_to_win}")
+}
+
+/// Checks that `captures_to_win` is one the tables cover (1..=5).
+///
+/// # Errors
+/// [`TablebaseError::UnsupportedRules`] naming the value.
+pub fn check_captures_to_win(captures_to_win: u8) -> Result<(), TablebaseError> {
+    if (1..=MAX_CAPTURES_TO_WIN).contains(&captures_to_win) {
+        Ok(())
+    } else {
+        Err(TablebaseError::UnsupportedRules(format!(
+            "invalid captures to win {captures_to_win}: tablebases cover 1..{MAX_CAPTURES_TO_WIN}"
+        )))
+    }
+}

@@ -1,0 +1,138 @@
+//! Opening tables and looking up positions.
+
+use super::file::{layer_path, read_layer, LayerHeader};
+use super::index::LayerIndex;
+use super::solve::check_header;
+use super::value::{decode_value, TbValue, Wdl};
+use super::{check_captures_to_win, TablebaseError};
+use crate::{Move, Position, Rules, Side};
+use std::path::Path;
+
+/// A full set of movement-phase tables for one rule variant, held in memory.
+#[derive(Debug)]
+pub struct Tablebase {
+    rules: Rules,
+    /// Per layer (goats captured): goats-to-move values, then tigers-to-move values.
+    layers: Vec<Vec<u8>>,
+    headers: Vec<LayerHeader>,
+}
+
+impl Tablebase {
+    /// Opens and validates (magic, version, checksums, sizes, rules) the tables in `dir` for
+    /// `rules`. The repetition rule does not change stored values (cycles are draws).
+    ///
+    /// # Errors
+    /// A missing, unreadable, corrupt or mismatched file, or rules the tables do not cover.
+    pub fn open(dir: &Path, rules: &Rules) -> Result<Tablebase, TablebaseError> {
+        check_captures_to_win(rules.captures_to_win)?;
+        let mut layers = Vec::new();
+        let mut headers = Vec::new();
+        for captured in 0..rules.captures_to_win {
+            let path = layer_path(dir, captured);
+            let (header, payload) = read_layer(&path)?;
+            let positions = u64::from(LayerIndex::get(usize::from(captured) + 1).len());
+            check_header(
+                &path,
+                &header,
+                rules.forced_capture,
+                rules.captures_to_win,
+                captured,
+                positions,
+            )?;
+            layers.push(payload);
+            headers.push(header);
+        }
+        Ok(Tablebase {
+            rules: *rules,
+            layers,
+            headers,
+        })
+    }
+
+    /// Opens the tables in `dir` with the rules recorded in their first layer's header (and the
+    /// default repetition rule).
+    ///
+    /// # Errors
+    /// As [`Tablebase::open`].
+    pub fn open_recorded(dir: &Path) -> Result<Tablebase, TablebaseError> {
+        let (header, _) = read_layer(&layer_path(dir, 0))?;
+        let rules = Rules {
+            forced_capture: header.forced_capture,
+            captures_to_win: header.captures_to_win,
+            ..Rules::default()
+        };
+        Tablebase::open(dir, &rules)
+    }
+
+    /// The rules the tables were opened for.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The stored values of layer `captured`: goats to move, then tigers to move.
+    pub(crate) fn layer(&self, captured: u8) -> &[u8] {
+        &self.layers[usize::from(captured)]
+    }
+
+    /// The headers of the layers (goats captured 0, 1, ...).
+    pub fn headers(&self) -> &[LayerHeader] {
+        &self.headers
+    }
+
+    /// Value of a movement-phase position (goats_in_hand == 0) for the side to move; `None`
+    /// when not covered (goats in hand). A position where the tigers already reached
+    /// captures_to_win with goats to move is a loss in 0 plies.
+    pub fn probe(&self, position: &Position) -> Option<TbValue> {
+        if position.goats_in_hand() != 0 {
+            return None;
+        }
+        let captured = position.goats_captured();
+        if captured >= self.rules.captures_to_win {
+            return (position.side_to_move() == Side::Goats).then(|| TbValue::at_distance(0));
+        }
+        let index = LayerIndex::get(usize::from(captured) + 1);
+        let (class, _) = index.encode(position.tigers().0, position.empty().0);
+        let side = position.side_to_move().index();
+        let offset = side * index.len() as usize + class as usize;
+        Some(decode_value(self.layers[usize::from(captured)][offset]))
+    }
+
+    /// Every legal move with the value it leaves for the mover, keeping those that preserve the
+    /// position's value, best first: fastest wins, slowest losses, or the drawing moves in move
+    /// generation order. Empty when the position is not covered or has no moves.
+    pub fn best_moves_with_values(&self, position: &Position) -> Vec<(Move, TbValue)> {
+        let Some(value) = self.probe(position) else {
+            return Vec::new();
+        };
+        let mut moves: Vec<(Move, TbValue)> = position
+            .legal_moves(&self.rules)
+            .iter()
+            .filter_map(|&mv| {
+                let child = self.probe(&position.played(mv))?.negate();
+                let plies = child.plies_to_end.map(|d| d + 1);
+                Some((
+                    mv,
+                    TbValue {
+                        wdl: child.wdl,
+                        plies_to_end: plies,
+                    },
+                ))
+            })
+            .filter(|(_, after)| after.wdl == value.wdl)
+            .collect();
+        match value.wdl {
+            Wdl::Win => moves.sort_by_key(|(_, after)| after.plies_to_end),
+            Wdl::Loss => moves.sort_by_key(|(_, after)| std::cmp::Reverse(after.plies_to_end)),
+            Wdl::Draw => {}
+        }
+        moves
+    }
+
+    /// Legal moves that preserve the value, best first (see [`Tablebase::best_moves_with_values`]).
+    pub fn best_moves(&self, position: &Position) -> Vec<Move> {
+        self.best_moves_with_values(position)
+            .into_iter()
+            .map(|(mv, _)| mv)
+            .collect()
+    }
+}

@@ -1,0 +1,185 @@
+//! Generation of a full set of tables: layers from the most captured goats down, each written
+//! atomically; layers already present and valid for the same rules are loaded, not recomputed.
+
+use super::file::{layer_path, read_layer, write_layer, LayerHeader};
+use super::generate::{generate_layer, Progress};
+use super::graph::LayerGraph;
+use super::value::{decode_value, Wdl};
+use super::{check_captures_to_win, table_rules_text, Corruption, TablebaseError};
+use std::path::Path;
+use std::time::Instant;
+
+/// What generation did for one layer.
+#[derive(Clone, Debug)]
+pub struct LayerReport {
+    /// Goats captured.
+    pub captured: u8,
+    /// The file's header (positions and win/draw/loss counts).
+    pub header: LayerHeader,
+    /// Whether the layer was already present and valid.
+    pub resumed: bool,
+    /// Wall time spent (solving and writing, or loading), seconds.
+    pub seconds: f64,
+    /// File size in bytes.
+    pub file_bytes: u64,
+    /// Longest distance to the end stored in the layer, plies.
+    pub max_distance: u16,
+}
+
+/// Wins, draws and losses in a side's values.
+pub fn count_values(values: &[u8]) -> [u64; 3] {
+    let mut histogram = [0u64; 256];
+    for &byte in values {
+        histogram[byte as usize] += 1;
+    }
+    let mut counts = [0u64; 3];
+    for (byte, &count) in histogram.iter().enumerate() {
+        let slot = match decode_value(byte as u8).wdl {
+            Wdl::Win => 0,
+            Wdl::Draw => 1,
+            Wdl::Loss => 2,
+        };
+        counts[slot] += count;
+    }
+    counts
+}
+
+fn max_distance(values: &[u8]) -> u16 {
+    values
+        .iter()
+        .map(|&byte| u16::from(byte.saturating_sub(1)))
+        .max()
+        .unwrap_or(0)
+}
+
+/// Generates (or resumes) the tables for `forced_capture` / `captures_to_win` in `dir`, using
+/// `threads` threads. Returns one report per layer, most captures first.
+///
+/// # Errors
+/// Unsupported rules, I/O failures, or a distance overflow.
+pub fn generate_tables(
+    dir: &Path,
+    forced_capture: bool,
+    captures_to_win: u8,
+    threads: usize,
+    progress: Progress,
+) -> Result<Vec<LayerReport>, TablebaseError> {
+    check_captures_to_win(captures_to_win)?;
+    std::fs::create_dir_all(dir).map_err(|source| TablebaseError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut reports = Vec::new();
+    let mut next_goats: Option<Vec<u8>> = None;
+    for captured in (0..captures_to_win).rev() {
+        let started = Instant::now();
+        let path = layer_path(dir, captured);
+        let graph = LayerGraph::new(captured, captures_to_win, forced_capture);
+        let positions = u64::from(graph.index.len());
+        let (header, payload, resumed) =
+            match load_existing(&path, forced_capture, captures_to_win, captured, positions)? {
+                Some((header, payload)) => {
+                    log::info!(
+                        "layer {captured}: \"{}\" is present and valid, skipped",
+                        path.display()
+                    );
+                    (header, payload, true)
+                }
+                None => {
+                    let layer_progress = |phase: &str, done: u64, total: u64| {
+                        progress(&format!("layer {captured} {phase}"), done, total);
+                    };
+                    let solved = generate_layer(
+                        &graph,
+                        captured,
+                        next_goats.as_deref(),
+                        threads,
+                        &layer_progress,
+                    )?;
+                    let [goats, tigers] = solved.values;
+                    let header = LayerHeader {
+                        forced_capture,
+                        captures_to_win,
+                        captured,
+                        positions,
+                        counts: [count_values(&goats), count_values(&tigers)],
+                    };
+                    write_layer(&path, &header, &goats, &tigers)?;
+                    let mut payload = goats;
+                    payload.extend_from_slice(&tigers);
+                    (header, payload, false)
+                }
+            };
+        let file_bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        reports.push(LayerReport {
+            captured,
+            header,
+            resumed,
+            seconds: started.elapsed().as_secs_f64(),
+            file_bytes,
+            max_distance: max_distance(&payload),
+        });
+        let mut goats = payload;
+        goats.truncate(positions as usize);
+        next_goats = Some(goats);
+    }
+    Ok(reports)
+}
+
+/// Loads a layer file if it exists, is intact and matches the rules; `None` if it is absent or
+/// damaged (it will be regenerated). A file for other rules is an error: never overwrite it.
+fn load_existing(
+    path: &Path,
+    forced_capture: bool,
+    captures_to_win: u8,
+    captured: u8,
+    positions: u64,
+) -> Result<Option<(LayerHeader, Vec<u8>)>, TablebaseError> {
+    match read_layer(path) {
+        Ok((header, payload)) => {
+            check_header(
+                path,
+                &header,
+                forced_capture,
+                captures_to_win,
+                captured,
+                positions,
+            )?;
+            Ok(Some((header, payload)))
+        }
+        Err(TablebaseError::NotFound { .. }) => Ok(None),
+        Err(TablebaseError::Corrupt { reason, .. }) => {
+            log::warn!("\"{}\": {reason}; regenerating", path.display());
+            Ok(None)
+        }
+        Err(error) => Err(error),
+    }
+}
+
+/// Checks that a header belongs to layer `captured` of the tables for these rules.
+///
+/// # Errors
+/// [`TablebaseError::MismatchedRules`] or [`TablebaseError::Corrupt`] (wrong layer or size).
+pub fn check_header(
+    path: &Path,
+    header: &LayerHeader,
+    forced_capture: bool,
+    captures_to_win: u8,
+    captured: u8,
+    positions: u64,
+) -> Result<(), TablebaseError> {
+    if header.forced_capture != forced_capture || header.captures_to_win != captures_to_win {
+        return Err(TablebaseError::MismatchedRules {
+            path: path.to_path_buf(),
+            expected: table_rules_text(forced_capture, captures_to_win),
+            found: table_rules_text(header.forced_capture, header.captures_to_win),
+        });
+    }
+    if header.captured != captured || header.positions != positions {
+        return Err(TablebaseError::Corrupt {
+            path: path.to_path_buf(),
+            reason: Corruption::BadHeader,
+        });
+    }
+    Ok(())
+}
