@@ -38,6 +38,8 @@ pub struct Params {
     pub reductions: Value,
     /// Null move pruning on (1) or off (0).
     pub null_move: Value,
+    /// Goat turns in quiescence that try moves against capture threats.
+    pub goat_evasions: Value,
     /// Initial aspiration half-window.
     pub aspiration: Value,
 }
@@ -61,6 +63,7 @@ impl Default for Params {
             futility_margin: 90,
             reductions: 1,
             null_move: 0,
+            goat_evasions: 0,
             aspiration: 35,
         }
     }
@@ -85,6 +88,7 @@ impl Params {
             "futility_margin" => &mut self.futility_margin,
             "reductions" => &mut self.reductions,
             "null_move" => &mut self.null_move,
+            "goat_evasions" => &mut self.goat_evasions,
             "aspiration" => &mut self.aspiration,
             _ => return None,
         })

@@ -3,9 +3,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::{Move, MoveList, Position, Repetition, Rules, Side};
+use crate::{Bitboard, Move, MoveList, Position, Repetition, Rules, Side};
 
-use super::eval::evaluate;
+use super::eval::{capturable_goats, capture_landings, evaluate};
 use super::history::GameKeys;
 use super::ordering::{pick_next, Heuristics};
 use super::params::Params;
@@ -180,7 +180,7 @@ impl<'a> Worker<'a> {
     ) -> Value {
         self.pv[ply].clear();
         if depth <= 0 {
-            return self.quiescence(position, alpha, beta, ply);
+            return self.quiescence(position, alpha, beta, ply, self.params.goat_evasions);
         }
         self.count_node();
         if self.aborted {
@@ -359,14 +359,16 @@ impl<'a> Worker<'a> {
         best_value
     }
 
-    /// Quiescence: the tigers try their captures, the goats stand on the evaluation (which
-    /// counts the goats they leave en prise).
+    /// Quiescence: the tigers try their captures; the goats stand on the evaluation (which
+    /// counts the goats they leave en prise) or, for `evasions` more goat turns, also try the
+    /// moves that block a capture or move a threatened goat away.
     fn quiescence(
         &mut self,
         position: &Position,
         mut alpha: Value,
         beta: Value,
         ply: usize,
+        evasions: i32,
     ) -> Value {
         self.pv[ply].clear();
         self.count_node();
@@ -383,19 +385,45 @@ impl<'a> Worker<'a> {
         if position.count_moves(&self.rules) == 0 {
             return mated_in(ply);
         }
+        let goats_to_move = position.side_to_move() == Side::Goats;
         let stand_pat = evaluate(position, &self.rules, self.params);
-        if stand_pat >= beta || ply >= MAX_PLY - 2 || position.side_to_move() == Side::Goats {
+        let must_capture = !goats_to_move && self.rules.forced_capture && position.has_capture();
+        if ply >= MAX_PLY - 2 || (!must_capture && stand_pat >= beta) {
             return stand_pat;
         }
-        alpha = alpha.max(stand_pat);
-        let mut best = stand_pat;
-        for mv in position.legal_moves(&self.rules).iter().copied() {
-            if !mv.is_capture() {
+        let (landings, threatened) = if goats_to_move {
+            if evasions <= 0 {
+                return stand_pat;
+            }
+            let landings = capture_landings(position);
+            if landings.is_empty() {
+                return stand_pat;
+            }
+            (landings, capturable_goats(position))
+        } else {
+            (Bitboard::EMPTY, Bitboard::EMPTY)
+        };
+        let mut best = if must_capture { -INFINITE } else { stand_pat };
+        alpha = alpha.max(best);
+        let moves = if goats_to_move {
+            self.legal_moves(position, ply)
+        } else {
+            position.legal_moves(&self.rules)
+        };
+        for mv in moves.iter().copied() {
+            if goats_to_move {
+                let blocks = landings.contains(mv.to());
+                let escapes = mv.from().is_some_and(|from| threatened.contains(from));
+                if !blocks && !escapes {
+                    continue;
+                }
+            } else if !mv.is_capture() {
                 break;
             }
             let child = position.played(mv);
             self.path.push(child.board_key());
-            let value = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            let next_evasions = evasions - i32::from(goats_to_move);
+            let value = -self.quiescence(&child, -beta, -alpha, ply + 1, next_evasions);
             self.path.pop();
             if self.aborted {
                 return 0;
