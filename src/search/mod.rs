@@ -9,6 +9,7 @@ pub mod ordering;
 pub mod params;
 pub mod score;
 pub mod simple;
+pub mod tb;
 pub mod thread;
 pub mod time;
 pub mod tt;

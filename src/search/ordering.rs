@@ -64,7 +64,9 @@ impl Heuristics {
     fn update(&mut self, side: Side, mv: Move, bonus: i32) {
         let slot = &mut self.history[Self::history_slot(side, mv)];
         // Gravity: values saturate smoothly at HISTORY_MAX.
-        *slot += bonus - *slot * bonus.abs() / HISTORY_MAX;
+        // (In i64: slot * bonus exceeds i32 once deep iterations give the largest bonus.)
+        let decay = i64::from(*slot) * i64::from(bonus.abs()) / i64::from(HISTORY_MAX);
+        *slot += bonus - decay as i32;
     }
 
     /// Forgets the killers of plies beyond `ply` (called at the start of each iteration).
