@@ -7,6 +7,11 @@
 //!   `mate N` or a draw, and respecting the game's repetition history.
 //! - [`node`]: inside the search, movement-phase nodes return their exact table value, and a
 //!   goats' last placement takes its value from the tables' values of its children.
+//!
+//! Table draws are cycles. Under the draw rule they are draws in the game too and cut the search
+//! like wins and losses. Under the forbid rule no movement-phase position repeats, so every game
+//! ends in a win for someone (whoever runs out of new positions first loses): table draws are
+//! not results there, and the search goes on below them with the evaluation.
 
 pub mod load;
 pub mod node;
@@ -16,7 +21,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::engine::{Score, SearchInfo};
 use crate::tablebase::{Tablebase, TbValue, Wdl};
-use crate::Rules;
+use crate::{Repetition, Rules};
 
 use super::score::{mate_in, mated_in, Value, DRAW};
 
@@ -29,8 +34,10 @@ pub const DRAW_WDL: [u32; 3] = [0, 1000, 0];
 #[derive(Debug, Default)]
 pub struct TbProbe<'a> {
     tables: Option<&'a Tablebase>,
-    /// Set when the root is a table draw: draws no longer cut the search (it chooses among
-    /// drawing moves by evaluation) and reported scores that are not mates read as draws.
+    /// Whether table draws are draws in the game (the draw repetition rule).
+    draws_are_results: bool,
+    /// Set when the root is a table draw: draws do not cut the search (it chooses among drawing
+    /// moves by evaluation) and reported scores that are not mates read as draws.
     drawn_root: AtomicBool,
     hits: AtomicU64,
 }
@@ -50,6 +57,7 @@ impl<'a> TbProbe<'a> {
         });
         TbProbe {
             tables,
+            draws_are_results: rules.repetition == Repetition::Draw,
             drawn_root: AtomicBool::new(false),
             hits: AtomicU64::new(0),
         }
@@ -80,6 +88,13 @@ impl<'a> TbProbe<'a> {
         self.drawn_root.store(true, Ordering::Relaxed);
     }
 
+    /// Whether a table draw ends the search at its node (see the module documentation; never
+    /// below a drawn root, where the search chooses between drawing moves).
+    #[inline]
+    pub fn cuts_at_draws(&self) -> bool {
+        self.draws_are_results && !self.drawn_root()
+    }
+
     /// Makes a report from a search of a drawn root read as the draw it is: its score, unless
     /// the search proved a result (which only the repetition history can make differ), becomes
     /// `cp 0`, exact.
@@ -108,6 +123,19 @@ mod tests {
     use super::*;
     use crate::search::score::{is_mate, MAX_PLY};
     use crate::tablebase::value::MAX_DISTANCE;
+
+    #[test]
+    fn draws_cut_the_search_only_under_the_draw_rule_below_an_undecided_root() {
+        let rules = |repetition| Rules {
+            repetition,
+            ..Rules::default()
+        };
+        assert!(!TbProbe::new(None, &rules(Repetition::Forbid)).cuts_at_draws());
+        let probe = TbProbe::new(None, &rules(Repetition::Draw));
+        assert!(probe.cuts_at_draws());
+        probe.set_drawn_root();
+        assert!(!probe.cuts_at_draws());
+    }
 
     #[test]
     fn table_values_become_mate_scores() {

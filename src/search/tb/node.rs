@@ -15,9 +15,9 @@ impl<'a> Worker<'a> {
     }
 
     /// The exact value of `position` at `ply` from the tables, or `None` when they do not
-    /// cover it (or it is a draw and the root is a drawn table position, so the search goes on
-    /// to choose between drawing lines). Covered are the movement phase and, by its children,
-    /// a goats' turn with one goat left to place. Call it after the repetition checks.
+    /// cover it, or it is a draw that does not end the search ([`TbProbe::cuts_at_draws`]).
+    /// Covered are the movement phase and, by its children, a goats' turn with one goat left
+    /// to place. Call it after the repetition checks.
     #[inline]
     pub(crate) fn probe_tablebase(&mut self, position: &Position, ply: usize) -> Option<Value> {
         let probe = self.tb?;
@@ -33,7 +33,7 @@ impl<'a> Worker<'a> {
             }
             _ => return None,
         };
-        if value == DRAW && probe.drawn_root() {
+        if value == DRAW && !probe.cuts_at_draws() {
             return None;
         }
         Some(value)
