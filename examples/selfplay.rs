@@ -4,7 +4,8 @@
 //! `cargo run --release --example selfplay -- --a search,movetime=100 --b greedy --pairs 20`
 //!
 //! A player is `search`, `random` or `greedy`, optionally followed by `,depth=N`, `,nodes=N`,
-//! `,movetime=MS`, `,threads=N`, `,hash=MB`, and `,p.NAME=VALUE` for a search parameter
+//! `,movetime=MS`, `,threads=N`, `,hash=MB`, a clock `,time=MS,inc=MS` (a flag loses),
+//! `,overhead=MS` (move overhead, default 0), and `,p.NAME=VALUE` for a search parameter
 //! (see `baghchal::search::params::Params`).
 
 use std::time::Duration;
@@ -46,6 +47,8 @@ struct Player {
     options: EngineOptions,
     params: Params,
     limits: Limits,
+    /// Clock: starting time and increment per move.
+    clock: Option<(Duration, Duration)>,
 }
 
 fn parse_player(text: &str) -> Result<Player, String> {
@@ -61,6 +64,8 @@ fn parse_player(text: &str) -> Result<Player, String> {
     };
     let mut limits = Limits::default();
     let mut params = Params::default();
+    let mut clock: Option<(Duration, Duration)> = None;
+    let mut overhead = Duration::ZERO;
     for part in parts {
         let (name, value) = part
             .split_once('=')
@@ -81,14 +86,18 @@ fn parse_player(text: &str) -> Result<Player, String> {
             "movetime" => limits.movetime = Some(Duration::from_millis(number)),
             "threads" => options.threads = number as usize,
             "hash" => options.hash_mb = number as usize,
+            "time" => clock = Some((Duration::from_millis(number), clock.unwrap_or_default().1)),
+            "inc" => clock = Some((clock.unwrap_or_default().0, Duration::from_millis(number))),
+            "overhead" => overhead = Duration::from_millis(number),
             _ => return Err(format!("unknown player setting \"{name}\"")),
         }
     }
-    options.move_overhead = Duration::ZERO;
+    options.move_overhead = overhead;
     Ok(Player {
         options,
         params,
         limits,
+        clock,
     })
 }
 
@@ -112,6 +121,7 @@ fn play(
         })
         .collect();
     let mut game = opening.clone();
+    let mut remaining = [goats.clock.map(|c| c.0), tigers.clock.map(|c| c.0)];
     while game.ply() < max_plies {
         if let Some(outcome) = game.outcome() {
             log_game(&game);
@@ -120,7 +130,22 @@ fn play(
         let side = game.position().side_to_move();
         let (engine, player) = (&mut engines[side.index()], [goats, tigers][side.index()]);
         engine.set_game(game.clone());
-        let result = engine.search_blocking(player.limits.clone());
+        let mut limits = player.limits.clone();
+        if let Some((_, increment)) = player.clock {
+            limits.time_left[side.index()] = remaining[side.index()];
+            limits.increment[side.index()] = Some(increment);
+        }
+        let started = std::time::Instant::now();
+        let result = engine.search_blocking(limits);
+        if let (Some(left), Some((_, increment))) = (remaining[side.index()], player.clock) {
+            let used = started.elapsed();
+            if used > left {
+                log::warn!("{side} lost on time: used {used:?} with {left:?} left");
+                log_game(&game);
+                return (Some(side.opposite()), game.ply());
+            }
+            remaining[side.index()] = Some(left - used + increment);
+        }
         let mv = result
             .best_move
             .expect("a position that is not over has a move");

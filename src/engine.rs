@@ -352,20 +352,23 @@ impl Engine {
         }
     }
 
-    /// Runs a search to completion on the calling thread.
+    /// Runs a search to completion on the calling thread (see [`Engine::search_blocking_with`]).
     pub fn search_blocking(&mut self, limits: Limits) -> SearchResult {
         self.search_blocking_with(limits, &mut Silent)
     }
 
     /// Runs a search to completion on the calling thread, reporting progress to `observer`
-    /// (`on_finish` is called too).
+    /// (`on_finish` is called too). Nothing can stop it from outside, so `infinite` and `ponder`
+    /// are ignored (with no other limit it searches to the default depth).
     pub fn search_blocking_with(
         &mut self,
-        limits: Limits,
+        mut limits: Limits,
         observer: &mut dyn SearchObserver,
     ) -> SearchResult {
         self.stop();
         self.wait();
+        limits.infinite = false;
+        limits.ponder = false;
         let control = Arc::new(Control::new(limits.ponder));
         self.control = Arc::clone(&control);
         let context = SearchContext {

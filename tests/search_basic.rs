@@ -129,3 +129,19 @@ fn go_at_a_finished_position_reports_no_move() {
     assert_eq!(result.best_move, None);
     assert!(result.info.is_none());
 }
+
+#[test]
+fn two_threads_give_a_legal_line() {
+    let mut engine = Engine::new(EngineOptions {
+        threads: 2,
+        ..EngineOptions::default()
+    });
+    let result = engine.search_blocking(depth(7));
+    let info = result.info.unwrap();
+    assert_eq!(info.depth, 7);
+    assert_eq!(Some(info.pv[0]), result.best_move);
+    let mut game = Game::startpos(Rules::default());
+    for mv in &info.pv {
+        game.play(*mv).unwrap();
+    }
+}

@@ -7,6 +7,7 @@ pub mod eval;
 pub mod history;
 pub mod ordering;
 pub mod params;
+mod root;
 pub mod score;
 pub mod simple;
 pub mod tb;

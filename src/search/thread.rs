@@ -8,6 +8,7 @@ use crate::{Game, Move, Position};
 
 use super::history::GameKeys;
 use super::params::Params;
+use super::root::aspiration;
 use super::score::{is_mate, Bound, Score, Value, INFINITE, MATE};
 use super::simple::{greedy_move, guess_reply, random_move};
 use super::tb::root::{root as tablebase_root, TbRoot};
@@ -20,18 +21,18 @@ use crate::engine::{EngineOptions, Limits, SearchInfo, SearchObserver, SearchRes
 /// Deepest iteration.
 pub const MAX_DEPTH: u32 = 100;
 /// Depth searched by a `go` with no limit at all.
-pub const DEFAULT_DEPTH: u32 = 14;
+pub const DEFAULT_DEPTH: u32 = 12;
 /// Root moves are announced (currmove) only after this much time.
-const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
+pub(crate) const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
 
 /// A root move with its latest score and line.
 #[derive(Clone, Debug)]
-struct RootMove {
-    mv: Move,
-    child: Position,
-    score: Value,
-    previous_score: Value,
-    pv: Vec<Move>,
+pub(crate) struct RootMove {
+    pub(crate) mv: Move,
+    pub(crate) child: Position,
+    pub(crate) score: Value,
+    pub(crate) previous_score: Value,
+    pub(crate) pv: Vec<Move>,
 }
 
 /// Everything a search reads.
@@ -114,7 +115,7 @@ impl SearchContext<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn info(
+    pub(crate) fn info(
         &self,
         depth: u32,
         seldepth: usize,
@@ -284,13 +285,13 @@ fn ponder_from_tt(context: &SearchContext<'_>, mv: Move) -> Option<Move> {
 }
 
 /// The main thread's link to the observer.
-struct Reporter<'a> {
-    observer: &'a mut dyn SearchObserver,
-    counters: &'a [AtomicU64],
+pub(crate) struct Reporter<'a> {
+    pub(crate) observer: &'a mut dyn SearchObserver,
+    pub(crate) counters: &'a [AtomicU64],
 }
 
 impl Reporter<'_> {
-    fn total_nodes(&self, main: &Worker<'_>) -> u64 {
+    pub(crate) fn total_nodes(&self, main: &Worker<'_>) -> u64 {
         main.nodes
             + self.counters[1..]
                 .iter()
@@ -387,119 +388,4 @@ fn should_stop(
     worker.plan.should_stop_iterating(control.clock_elapsed())
         || mate_proven
         || (moves.len() == 1 && depth >= 4)
-}
-
-/// Searches line `line` at `depth` with a window around the previous score, widening it on
-/// failure.
-fn aspiration(
-    worker: &mut Worker<'_>,
-    moves: &mut [RootMove],
-    line: usize,
-    depth: i32,
-    context: &SearchContext<'_>,
-    mut reporter: Option<&mut Reporter<'_>>,
-) {
-    let previous = moves[line].previous_score;
-    let mut delta = context.params.aspiration.max(1);
-    let (mut alpha, mut beta) = if depth >= 4 && !is_mate(previous) && previous > -INFINITE {
-        (
-            (previous - delta).max(-INFINITE),
-            (previous + delta).min(INFINITE),
-        )
-    } else {
-        (-INFINITE, INFINITE)
-    };
-    loop {
-        let value = root_search(
-            worker,
-            moves,
-            line,
-            depth,
-            alpha,
-            beta,
-            context,
-            reporter.as_deref_mut(),
-        );
-        if worker.aborted {
-            return;
-        }
-        moves[line..].sort_by_key(|root_move| std::cmp::Reverse(root_move.score));
-        let bound = if value <= alpha {
-            beta = (alpha + beta) / 2;
-            alpha = (value - delta).max(-INFINITE);
-            Bound::Upper
-        } else if value >= beta {
-            beta = (value + delta).min(INFINITE);
-            Bound::Lower
-        } else {
-            return;
-        };
-        if let Some(reporter) = reporter.as_deref_mut() {
-            let nodes = reporter.total_nodes(worker);
-            let info = context.info(
-                depth as u32,
-                worker.seldepth,
-                line,
-                value,
-                bound,
-                nodes,
-                &moves[line].pv,
-            );
-            reporter.observer.on_info(&info);
-        }
-        delta += delta / 2 + 10;
-    }
-}
-
-/// Searches the root moves `moves[line..]`; returns the best value found.
-#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
-fn root_search(
-    worker: &mut Worker<'_>,
-    moves: &mut [RootMove],
-    line: usize,
-    depth: i32,
-    mut alpha: Value,
-    beta: Value,
-    context: &SearchContext<'_>,
-    mut reporter: Option<&mut Reporter<'_>>,
-) -> Value {
-    let mut best = -INFINITE;
-    for index in line..moves.len() {
-        let (mv, child) = (moves[index].mv, moves[index].child);
-        if let Some(reporter) = reporter.as_deref_mut() {
-            if context.control.elapsed() >= CURRMOVE_AFTER {
-                reporter
-                    .observer
-                    .on_currmove(depth as u32, mv, index as u32 + 1);
-            }
-        }
-        let value = if index == line {
-            worker.search_root_move(&child, depth, alpha, beta, true)
-        } else {
-            let value = worker.search_root_move(&child, depth, alpha, alpha + 1, false);
-            if value > alpha && value < beta {
-                worker.search_root_move(&child, depth, alpha, beta, true)
-            } else {
-                value
-            }
-        };
-        if worker.aborted {
-            return best;
-        }
-        best = best.max(value);
-        if index == line || value > alpha {
-            let root_move = &mut moves[index];
-            root_move.score = value;
-            root_move.pv.clear();
-            root_move.pv.push(mv);
-            root_move.pv.extend_from_slice(worker.child_pv());
-            if value > alpha {
-                alpha = value;
-                if value >= beta {
-                    return value;
-                }
-            }
-        }
-    }
-    best
 }

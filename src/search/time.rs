@@ -8,7 +8,7 @@ use crate::engine::Limits;
 /// Moves to go assumed when the clock gives none.
 const DEFAULT_MOVES_TO_GO: u32 = 25;
 /// Shortest time ever planned.
-const MINIMUM: Duration = Duration::from_millis(1);
+const MINIMUM: Duration = Duration::from_micros(100);
 
 /// Flags and clock shared by the engine and its search threads.
 pub struct Control {

@@ -1,0 +1,121 @@
+//! The root of the search: aspiration windows around each line's previous score, and the
+//! principal variation search over the root moves.
+
+use super::score::{is_mate, Bound, Value, INFINITE};
+use super::thread::{Reporter, RootMove, SearchContext, CURRMOVE_AFTER};
+use super::worker::Worker;
+
+/// Searches line `line` at `depth` with a window around the previous score, widening it on
+/// failure.
+pub(crate) fn aspiration(
+    worker: &mut Worker<'_>,
+    moves: &mut [RootMove],
+    line: usize,
+    depth: i32,
+    context: &SearchContext<'_>,
+    mut reporter: Option<&mut Reporter<'_>>,
+) {
+    let previous = moves[line].previous_score;
+    let mut delta = context.params.aspiration.max(1);
+    let (mut alpha, mut beta) = if depth >= 4 && !is_mate(previous) && previous > -INFINITE {
+        (
+            (previous - delta).max(-INFINITE),
+            (previous + delta).min(INFINITE),
+        )
+    } else {
+        (-INFINITE, INFINITE)
+    };
+    loop {
+        let value = root_search(
+            worker,
+            moves,
+            line,
+            depth,
+            alpha,
+            beta,
+            context,
+            reporter.as_deref_mut(),
+        );
+        if worker.aborted {
+            return;
+        }
+        moves[line..].sort_by_key(|root_move| std::cmp::Reverse(root_move.score));
+        let bound = if value <= alpha {
+            beta = (alpha + beta) / 2;
+            alpha = (value - delta).max(-INFINITE);
+            Bound::Upper
+        } else if value >= beta {
+            beta = (value + delta).min(INFINITE);
+            Bound::Lower
+        } else {
+            return;
+        };
+        if let Some(reporter) = reporter.as_deref_mut() {
+            let nodes = reporter.total_nodes(worker);
+            let info = context.info(
+                depth as u32,
+                worker.seldepth,
+                line,
+                value,
+                bound,
+                nodes,
+                &moves[line].pv,
+            );
+            reporter.observer.on_info(&info);
+        }
+        delta += delta / 2 + 10;
+    }
+}
+
+/// Searches the root moves `moves[line..]`; returns the best value found.
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
+fn root_search(
+    worker: &mut Worker<'_>,
+    moves: &mut [RootMove],
+    line: usize,
+    depth: i32,
+    mut alpha: Value,
+    beta: Value,
+    context: &SearchContext<'_>,
+    mut reporter: Option<&mut Reporter<'_>>,
+) -> Value {
+    let mut best = -INFINITE;
+    for index in line..moves.len() {
+        let (mv, child) = (moves[index].mv, moves[index].child);
+        if let Some(reporter) = reporter.as_deref_mut() {
+            if context.control.elapsed() >= CURRMOVE_AFTER {
+                reporter
+                    .observer
+                    .on_currmove(depth as u32, mv, index as u32 + 1);
+            }
+        }
+        let value = if index == line {
+            worker.search_root_move(&child, depth, alpha, beta, true)
+        } else {
+            let value = worker.search_root_move(&child, depth, alpha, alpha + 1, false);
+            if value > alpha && value < beta {
+                worker.search_root_move(&child, depth, alpha, beta, true)
+            } else {
+                value
+            }
+        };
+        if worker.aborted {
+            return best;
+        }
+        best = best.max(value);
+        if index == line || value > alpha {
+            let root_move = &mut moves[index];
+            root_move.score = value;
+            root_move.pv.clear();
+            root_move.pv.push(mv);
+            root_move.pv.extend_from_slice(worker.child_pv());
+            if value > alpha {
+                alpha = value;
+                if value >= beta {
+                    return value;
+                }
+            }
+        }
+    }
+    best
+}

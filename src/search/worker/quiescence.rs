@@ -1,0 +1,93 @@
+//! Quiescence search: captures for the tigers, threat evasions for the goats.
+
+use super::Worker;
+use crate::search::eval::{capturable_goats, capture_landings, evaluate};
+use crate::search::score::{mated_in, Value, DRAW, INFINITE, MAX_PLY};
+use crate::{Bitboard, Position, Repetition, Side};
+
+impl Worker<'_> {
+    /// Quiescence: the tigers try their captures; the goats stand on the evaluation (which
+    /// counts the goats they leave en prise) or, for `evasions` more goat turns, also try the
+    /// moves that block a capture or move a threatened goat away.
+    pub(super) fn quiescence(
+        &mut self,
+        position: &Position,
+        mut alpha: Value,
+        beta: Value,
+        ply: usize,
+        evasions: i32,
+    ) -> Value {
+        self.pv[ply].clear();
+        self.count_node();
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if position.is_captures_reached(&self.rules) {
+            return mated_in(ply);
+        }
+        if self.rules.repetition == Repetition::Draw && self.occurred_before(self.path[ply], ply) {
+            return DRAW;
+        }
+        if let Some(value) = self.probe_tablebase(position, ply) {
+            return value;
+        }
+        if position.count_moves(&self.rules) == 0 {
+            return mated_in(ply);
+        }
+        let goats_to_move = position.side_to_move() == Side::Goats;
+        let stand_pat = evaluate(position, &self.rules, self.params);
+        let must_capture = !goats_to_move && self.rules.forced_capture && position.has_capture();
+        if ply >= MAX_PLY - 2 || (!must_capture && stand_pat >= beta) {
+            return stand_pat;
+        }
+        let (landings, threatened) = if goats_to_move {
+            if evasions <= 0 {
+                return stand_pat;
+            }
+            let landings = capture_landings(position);
+            if landings.is_empty() {
+                return stand_pat;
+            }
+            (landings, capturable_goats(position))
+        } else {
+            (Bitboard::EMPTY, Bitboard::EMPTY)
+        };
+        let mut best = if must_capture { -INFINITE } else { stand_pat };
+        alpha = alpha.max(best);
+        let moves = if goats_to_move {
+            self.legal_moves(position, ply)
+        } else {
+            position.legal_moves(&self.rules)
+        };
+        for mv in moves.iter().copied() {
+            if goats_to_move {
+                let blocks = landings.contains(mv.to());
+                let escapes = mv.from().is_some_and(|from| threatened.contains(from));
+                if !blocks && !escapes {
+                    continue;
+                }
+            } else if !mv.is_capture() {
+                break;
+            }
+            let child = position.played(mv);
+            self.path.push(child.board_key());
+            let next_evasions = evasions - i32::from(goats_to_move);
+            let value = -self.quiescence(&child, -beta, -alpha, ply + 1, next_evasions);
+            self.path.pop();
+            if self.aborted {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
