@@ -10,6 +10,13 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// Writes a line to stdout; a closed stdout (e.g. a pipe into `head`) is an error, not a panic.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout(), $($arg)*).map_err(|e| format!("cannot write to stdout: {e}"))?
+    };
+}
+
 /// Tablebase subcommands.
 #[derive(Subcommand, Debug)]
 pub enum TbCommand {
@@ -98,17 +105,15 @@ fn threads_or_default(threads: Option<usize>) -> usize {
         .max(1)
 }
 
-fn print_reports(reports: &[LayerReport]) {
+fn print_reports(reports: &[LayerReport]) -> Result<(), String> {
     let mut classes = 0;
     let mut bytes = 0;
-    println!(
-        "layer side   positions        wins       draws      losses maxdist  seconds      bytes"
-    );
+    out!("layer side   positions        wins       draws      losses maxdist  seconds      bytes");
     for report in reports {
         let header = &report.header;
         for (side, name) in ["goats", "tigers"].iter().enumerate() {
             let [wins, draws, losses] = header.counts[side];
-            println!(
+            out!(
                 "{:>5} {name:<6} {:>11} {wins:>11} {draws:>11} {losses:>11} {:>7} {:>8.2} {:>10}{}",
                 report.captured,
                 header.positions,
@@ -121,8 +126,9 @@ fn print_reports(reports: &[LayerReport]) {
         classes += 2 * header.positions;
         bytes += report.file_bytes;
     }
-    println!("positions (symmetry classes, both sides to move): {classes}");
-    println!("total file bytes: {bytes}");
+    out!("positions (symmetry classes, both sides to move): {classes}");
+    out!("total file bytes: {bytes}");
+    Ok(())
 }
 
 /// Runs a `tb` subcommand; results go to stdout, progress to stderr.
@@ -148,24 +154,24 @@ pub fn run(command: TbCommand) -> Result<(), String> {
                 &progress,
             )
             .map_err(|e| e.to_string())?;
-            print_reports(&reports);
-            println!("wall seconds: {:.2}", started.elapsed().as_secs_f64());
+            print_reports(&reports)?;
+            out!("wall seconds: {:.2}", started.elapsed().as_secs_f64());
             Ok(())
         }
         TbCommand::Verify { dir, threads } => {
             let (tables, checks) = verify_tables(&dir, threads_or_default(threads), &progress)
                 .map_err(|e| e.to_string())?;
-            println!(
+            out!(
                 "rules: {}",
                 super::table_rules_text(
                     tables.rules().forced_capture,
                     tables.rules().captures_to_win
                 )
             );
-            println!("checksums: ok");
+            out!("checksums: ok");
             let mut failed = false;
             for check in &checks {
-                println!(
+                out!(
                     "layer {}: {} positions per side, {} mismatches, counts {}",
                     check.captured,
                     check.positions,
@@ -177,14 +183,14 @@ pub fn run(command: TbCommand) -> Result<(), String> {
                     }
                 );
                 if let Some(example) = &check.example {
-                    println!("  first mismatch: {example}");
+                    out!("  first mismatch: {example}");
                 }
                 failed |= !check.ok();
             }
             if failed {
                 Err("verification failed".to_string())
             } else {
-                println!("verify: ok");
+                out!("verify: ok");
                 Ok(())
             }
         }
@@ -197,10 +203,10 @@ pub fn run(command: TbCommand) -> Result<(), String> {
                     position.goats_in_hand()
                 )
             })?;
-            println!("value: {}", value.wdl);
+            out!("value: {}", value.wdl);
             match value.plies_to_end {
-                Some(plies) => println!("distance: {plies}"),
-                None => println!("distance: none"),
+                Some(plies) => out!("distance: {plies}"),
+                None => out!("distance: none"),
             }
             let moves: Vec<String> = tables
                 .best_moves_with_values(&position)
@@ -210,7 +216,7 @@ pub fn run(command: TbCommand) -> Result<(), String> {
                     (_, Some(plies)) => format!("{mv}({plies})"),
                 })
                 .collect();
-            println!("moves: {}", moves.join(" "));
+            out!("moves: {}", moves.join(" "));
             Ok(())
         }
     }

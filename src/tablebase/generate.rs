@@ -64,13 +64,37 @@ fn parallel_chunks<T: Send>(
     })
 }
 
-/// Lists of positions by distance: entry = side bit | index.
-#[derive(Default)]
+/// Number of distance levels kept: 0..=MAX_DISTANCE, plus one to detect overflow.
+const LEVELS: usize = MAX_DISTANCE as usize + 2;
+
+/// Positions found in the first pass, by distance: entry = side bit | index.
 struct Found {
-    wins: Vec<(u16, u32)>,
-    losses: Vec<(u16, u32)>,
-    seeds: Vec<(u16, u32)>,
+    wins: Vec<Vec<u32>>,
+    losses: Vec<Vec<u32>>,
+    seeds: Vec<Vec<u32>>,
     exit_losses: Vec<(u32, u16)>,
+}
+
+impl Default for Found {
+    fn default() -> Found {
+        Found {
+            wins: vec![Vec::new(); LEVELS],
+            losses: vec![Vec::new(); LEVELS],
+            seeds: vec![Vec::new(); LEVELS],
+            exit_losses: Vec::new(),
+        }
+    }
+}
+
+impl Found {
+    fn append(&mut self, mut other: Found) {
+        for level in 0..LEVELS {
+            self.wins[level].append(&mut other.wins[level]);
+            self.losses[level].append(&mut other.losses[level]);
+            self.seeds[level].append(&mut other.seeds[level]);
+        }
+        self.exit_losses.append(&mut other.exit_losses);
+    }
 }
 
 /// Solves the layer with `captured` goats captured. `next_goats` holds the values of the next
@@ -108,29 +132,22 @@ pub fn generate_layer(
             progress("init", so_far, total);
         });
         for state in states {
-            found.wins.extend(state.wins);
-            found.losses.extend(state.losses);
-            found.seeds.extend(state.seeds);
-            found.exit_losses.extend(state.exit_losses);
+            found.append(state);
         }
     }
-    let levels = usize::from(MAX_DISTANCE) + 2;
-    let mut wins: Vec<Vec<u32>> = vec![Vec::new(); levels];
-    let mut losses: Vec<Vec<u32>> = vec![Vec::new(); levels];
-    let mut seeds: Vec<Vec<u32>> = vec![Vec::new(); levels];
-    for (lists, found) in [
-        (&mut wins, found.wins),
-        (&mut losses, found.losses),
-        (&mut seeds, found.seeds),
-    ] {
-        for (level, entry) in found {
-            if level > MAX_DISTANCE {
-                return Err(TablebaseError::DistanceOverflow { captured });
-            }
-            lists[usize::from(level)].push(entry);
-        }
+    let Found {
+        mut wins,
+        mut losses,
+        mut seeds,
+        exit_losses,
+    } = found;
+    if [&wins, &losses, &seeds]
+        .iter()
+        .any(|lists| !lists[LEVELS - 1].is_empty())
+    {
+        return Err(TablebaseError::DistanceOverflow { captured });
     }
-    let exit_losses: HashMap<u32, u16> = found.exit_losses.into_iter().collect();
+    let exit_losses: HashMap<u32, u16> = exit_losses.into_iter().collect();
     let mut resolved: u64 = (wins.iter().map(Vec::len).sum::<usize>()
         + losses.iter().map(Vec::len).sum::<usize>()) as u64;
     progress("retrograde", resolved, total);
@@ -150,26 +167,20 @@ pub fn generate_layer(
         let states = parallel_chunks(
             lost.len(),
             threads,
-            Vec::new,
-            |out: &mut Vec<u32>, range| {
-                for &entry in &lost[range] {
-                    let (side, index) = ((entry >> 31) as usize, entry & !SIDE_BIT);
-                    let parent_side = 1 - side;
-                    let (board, class_id) = graph.index.decode_with_class(index);
-                    graph.for_each_parent(board, class_id, side, |parent, _| {
-                        let cell = &cells[parent_side][parent as usize];
-                        // Only wins at this one distance are written in this phase, so
-                        // or-ing the same bits races harmlessly.
-                        if cell.load(Relaxed) >> 16 == 0
-                            && cell.fetch_or(value_bits(next_level), Relaxed) >> 16 == 0
-                        {
-                            out.push(parent | (parent_side as u32) << 31);
-                        }
-                    });
-                }
+            <(Vec<u32>, Vec<(u32, u8)>)>::default,
+            |(out, buffer), range| {
+                for_parents_batched(graph, &lost[range], &cells, buffer, |parent, _, cell| {
+                    // Only wins at this one distance are written in this phase, so or-ing the
+                    // same bits races harmlessly.
+                    if cell.load(Relaxed) >> 16 == 0
+                        && cell.fetch_or(value_bits(next_level), Relaxed) >> 16 == 0
+                    {
+                        out.push(parent);
+                    }
+                });
             },
         );
-        for state in states {
+        for (state, _) in states {
             wins[usize::from(next_level)].extend(state);
         }
         for entry in std::mem::take(&mut seeds[usize::from(next_level)]) {
@@ -185,33 +196,33 @@ pub fn generate_layer(
         let states = parallel_chunks(
             won.len(),
             threads,
-            Vec::new,
-            |out: &mut Vec<(u16, u32)>, range| {
-                for &entry in &won[range] {
-                    let (side, index) = ((entry >> 31) as usize, entry & !SIDE_BIT);
-                    let parent_side = 1 - side;
-                    let (board, class_id) = graph.index.decode_with_class(index);
-                    graph.for_each_parent(board, class_id, side, |parent, fixing| {
-                        let cell = &cells[parent_side][parent as usize];
+            <(Vec<(u16, u32)>, Vec<(u32, u8)>)>::default,
+            |(out, buffer), range| {
+                for_parents_batched(
+                    graph,
+                    &won[range],
+                    &cells,
+                    buffer,
+                    |parent, fixing, cell| {
                         if cell.load(Relaxed) >> 16 != 0 {
                             return;
                         }
                         let before = cell.fetch_sub(u32::from(fixing), Relaxed);
                         if before & 0xffff == u32::from(fixing) {
-                            let slowest = if parent_side == TIGERS {
-                                exit_losses.get(&parent).copied().unwrap_or(0)
+                            let slowest = if parent & SIDE_BIT != 0 {
+                                exit_losses.get(&(parent & !SIDE_BIT)).copied().unwrap_or(0)
                             } else {
                                 0
                             };
                             let distance = next_level.max(slowest);
                             cell.fetch_or(value_bits(distance.min(MAX_DISTANCE)), Relaxed);
-                            out.push((distance, parent | (parent_side as u32) << 31));
+                            out.push((distance, parent));
                         }
-                    });
-                }
+                    },
+                );
             },
         );
-        for state in states {
+        for (state, _) in states {
             for (distance, entry) in state {
                 if distance > MAX_DISTANCE {
                     return Err(TablebaseError::DistanceOverflow { captured });
@@ -242,6 +253,38 @@ pub fn generate_layer(
         captured,
         values: [unwrap(&cells[GOATS]), unwrap(&cells[TIGERS])],
     })
+}
+
+/// Calls `apply(parent entry, fixing, parent cell)` for every in-layer parent of `entries`,
+/// in batches: the parents of a batch are found first and their cells read once, so that the
+/// cache misses overlap instead of waiting one by one behind the atomic updates.
+fn for_parents_batched(
+    graph: &LayerGraph,
+    entries: &[u32],
+    cells: &[Vec<AtomicU32>; 2],
+    buffer: &mut Vec<(u32, u8)>,
+    mut apply: impl FnMut(u32, u8, &AtomicU32),
+) {
+    const BATCH: usize = 16;
+    let cell = |entry: u32| &cells[(entry >> 31) as usize][(entry & !SIDE_BIT) as usize];
+    for block in entries.chunks(BATCH) {
+        buffer.clear();
+        for &entry in block {
+            let (side, index) = ((entry >> 31) as usize, entry & !SIDE_BIT);
+            let parent_side = (1 - side) as u32;
+            let (board, class_id) = graph.index.decode_with_class(index);
+            graph.for_each_parent(board, class_id, side, |parent, fixing| {
+                buffer.push((parent | parent_side << 31, fixing));
+            });
+        }
+        let touched = buffer
+            .iter()
+            .fold(0, |acc, &(parent, _)| acc ^ cell(parent).load(Relaxed));
+        std::hint::black_box(touched);
+        for &(parent, fixing) in buffer.iter() {
+            apply(parent, fixing, cell(parent));
+        }
+    }
 }
 
 /// The value byte for a win or loss at `plies`, in a cell's bits 16..24.
@@ -287,15 +330,15 @@ fn init_position(
     let entry = index | (side as u32) << 31;
     if moves == 0 {
         value = encode_value(0);
-        found.losses.push((0, entry));
+        found.losses[0].push(entry);
     } else if counter == 0 {
         // Only captures: their values decide.
         if let Some(distance) = fastest_win {
             value = encode_value(distance.min(MAX_DISTANCE));
-            found.wins.push((distance, entry));
+            found.wins[usize::from(distance.min(MAX_DISTANCE + 1))].push(entry);
         } else if !draws {
             value = encode_value(slowest_loss.min(MAX_DISTANCE));
-            found.losses.push((slowest_loss, entry));
+            found.losses[usize::from(slowest_loss.min(MAX_DISTANCE + 1))].push(entry);
         }
     } else {
         if fastest_win.is_some() || draws {
@@ -304,9 +347,9 @@ fn init_position(
         if let Some(distance) = fastest_win {
             if distance == 1 {
                 value = encode_value(1);
-                found.wins.push((1, entry));
+                found.wins[1].push(entry);
             } else {
-                found.seeds.push((distance, entry));
+                found.seeds[usize::from(distance.min(MAX_DISTANCE + 1))].push(entry);
             }
         } else if slowest_loss > 0 {
             found.exit_losses.push((index, slowest_loss));

@@ -166,7 +166,9 @@ impl LayerGraph {
             return (moves, weight);
         }
         moves += self.for_each_capture(board, &mut visit);
-        if self.forced_capture && moves > 0 {
+        // With forced capture only captures count; in the last layer a capture wins at once and
+        // the in-layer moves do not matter.
+        if (self.forced_capture || self.next.is_none()) && moves > 0 {
             return (moves, 0);
         }
         let mut rest = tigers;
@@ -218,7 +220,9 @@ impl LayerGraph {
     }
 
     /// Calls `visit(parent_index, parent_fixing)` for every in-layer move that leads to `board`
-    /// with `side` to move (so the parent has the other side to move).
+    /// with `side` to move (so the parent has the other side to move), except, in the last
+    /// layer (a capture reaches captures_to_win), moves from parents that could capture: those
+    /// are wins in 1 from the start.
     #[inline]
     pub fn for_each_parent(
         &self,
@@ -258,7 +262,12 @@ impl LayerGraph {
                 sources &= sources - 1;
                 let moved = (1 << from) | (1 << to);
                 let (parent_tigers, parent_empties) = (tigers ^ moved, empties ^ moved);
-                if self.forced_capture && tigers_can_capture(parent_tigers, goats, parent_empties) {
+                // With forced capture a parent that can capture cannot step. In the last layer
+                // a parent that can capture wins at once: its value is known from the start,
+                // so it is left out (it needs no counting and gets no new value).
+                if (self.forced_capture || self.next.is_none())
+                    && tigers_can_capture(parent_tigers, goats, parent_empties)
+                {
                     continue;
                 }
                 let (index, fixing) = self.index.encode(parent_tigers, parent_empties);

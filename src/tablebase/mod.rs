@@ -12,6 +12,7 @@ pub mod graph;
 pub mod index;
 pub mod probe;
 pub mod solve;
+pub mod symmetry;
 pub mod value;
 pub mod verify;
 

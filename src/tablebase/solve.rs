@@ -121,6 +121,7 @@ pub fn generate_tables(
         });
         let mut goats = payload;
         goats.truncate(positions as usize);
+        goats.shrink_to_fit();
         next_goats = Some(goats);
     }
     Ok(reports)
