@@ -413,3 +413,64 @@ fn tables_follow_the_path_and_rules_options() {
     assert!(!engine.tablebase_status().is_loaded());
     assert!(engine.tablebase_status().error().is_none());
 }
+
+/// A game that reached `position` by a cycle through `position` after `mv`: it starts there,
+/// and three moves later `position` stands with `mv` leading back to the start.
+fn cycle_back(position: &Position, mv: baghchal::Move, rules: Rules) -> Option<Game> {
+    let start = position.played(mv);
+    for &second in start.legal_moves(&rules).iter() {
+        let after_second = start.played(second);
+        for &third in after_second.legal_moves(&rules).iter() {
+            let after_third = after_second.played(third);
+            for &fourth in after_third.legal_moves(&rules).iter() {
+                if after_third.played(fourth) == *position {
+                    let mut game = Game::new(start, rules);
+                    for mv in [second, third, fourth] {
+                        game.play(mv).ok()?;
+                    }
+                    return Some(game);
+                }
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn a_win_never_repeats_under_the_draw_rule() {
+    let rules = rules(Repetition::Draw);
+    let mut rng = StdRng::seed_from_u64(61);
+    let mut checked = 0;
+    for _ in 0..20_000 {
+        let start = sample(rng.random(), 1, |_, value| {
+            value.wdl == Wdl::Win && value.plies_to_end >= Some(3)
+        })[0];
+        let value = tables().probe(&start).unwrap();
+        // A fastest win that another winning move can replace.
+        let winning: Vec<_> = start
+            .legal_moves(&rules)
+            .iter()
+            .copied()
+            .filter(|&mv| after_move(&start, mv).wdl == Wdl::Win)
+            .collect();
+        let Some(&fastest) = winning.iter().find(|&&mv| after_move(&start, mv) == value) else {
+            continue;
+        };
+        if winning.len() < 2 {
+            continue;
+        }
+        let Some(game) = cycle_back(&start, fastest, rules) else {
+            continue;
+        };
+        let (result, _) = search_with_tables(&game, EngineOptions::default());
+        let best = result.best_move.unwrap();
+        assert_ne!(best, fastest, "{start} repeats");
+        assert_eq!(after_move(&start, best).wdl, Wdl::Win);
+        assert!(matches!(result.info.unwrap().score, Score::Mate(n) if n > 0));
+        checked += 1;
+        if checked == 3 {
+            return;
+        }
+    }
+    panic!("only {checked} positions with a repeating fastest win found");
+}
