@@ -289,3 +289,18 @@ fn values_are_invariant_under_symmetry_and_best_moves_keep_them() {
         }
     }
 }
+
+#[test]
+fn positions_outside_the_tables() {
+    let tables = tables(false, 1);
+    assert_eq!(tables.probe(&Position::startpos()), None, "goats in hand");
+    let full = (1u32 << 25) - 1;
+    let tigers = 0b1_0001 | 0b1_0001 << 20;
+    let goats = full & !tigers & !0b110;
+    // One goat captured with captures_to_win = 1: the tigers have won.
+    let over = Position::from_parts(Bitboard(tigers), Bitboard(goats), Side::Goats, 0, 1).unwrap();
+    assert_eq!(tables.probe(&over), Some(TbValue::at_distance(0)));
+    assert!(tables.best_moves(&over).is_empty());
+    let odd = Position::from_parts(Bitboard(tigers), Bitboard(goats), Side::Tigers, 0, 1).unwrap();
+    assert_eq!(tables.probe(&odd), None);
+}

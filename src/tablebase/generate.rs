@@ -8,6 +8,9 @@
 //! move edge between two classes is seen |G|/|Stab| times from either end). Captures lead to the
 //! next layer, already solved, and give fixed exits: a won exit makes the position a win at
 //! that distance unless a faster one turns up; a drawn or won exit means it can never lose.
+//! In the last layer a tiger position with a capture wins in 1; goat moves into such positions
+//! are counted as losing moves up front and those positions are never propagated (see
+//! [`LayerGraph::count_children`]).
 
 use super::graph::{Child, LayerGraph, GOATS, TIGERS};
 use super::value::{decode_value, encode_value, TbValue, Wdl, MAX_DISTANCE};
@@ -310,6 +313,7 @@ fn init_position(
     let (moves, mut counter) = graph.count_children(board, class_id, side, |child| match child {
         Child::InLayer { .. } => {}
         Child::CapturesReached => fastest_win = Some(1),
+        Child::OpponentWinsAtOnce => slowest_loss = slowest_loss.max(2),
         Child::NextLayer { index } => {
             let value = next_goats.map_or(0, |values| values[index as usize]);
             match decode_value(value) {
@@ -332,10 +336,15 @@ fn init_position(
         value = encode_value(0);
         found.losses[0].push(entry);
     } else if counter == 0 {
-        // Only captures: their values decide.
+        // Only captures (or, for goats in the last layer, only moves allowing one): their values
+        // decide.
         if let Some(distance) = fastest_win {
             value = encode_value(distance.min(MAX_DISTANCE));
-            found.wins[usize::from(distance.min(MAX_DISTANCE + 1))].push(entry);
+            // In the last layer a position with a capture wins at once, and its parents leave
+            // it out of their counters: it must not be propagated.
+            if !(distance == 1 && graph.next.is_none()) {
+                found.wins[usize::from(distance.min(MAX_DISTANCE + 1))].push(entry);
+            }
         } else if !draws {
             value = encode_value(slowest_loss.min(MAX_DISTANCE));
             found.losses[usize::from(slowest_loss.min(MAX_DISTANCE + 1))].push(entry);
@@ -351,7 +360,8 @@ fn init_position(
             } else {
                 found.seeds[usize::from(distance.min(MAX_DISTANCE + 1))].push(entry);
             }
-        } else if slowest_loss > 0 {
+        } else if slowest_loss > 2 {
+            // (A loss found by the retrograde is at least 2 plies long anyway.)
             found.exit_losses.push((index, slowest_loss));
         }
     }

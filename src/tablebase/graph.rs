@@ -1,7 +1,8 @@
 //! The move graph of a layer on canonical boards: successors (moves) and predecessors (un-moves).
 
 use super::index::{Board, LayerIndex};
-use crate::tables::{JUMPS, NEIGHBOURS};
+use crate::bitboard::Bitboard;
+use crate::tables::{shift, JUMPS, JUMP_FROM, NEIGHBOURS};
 
 /// Side to move: goats.
 pub const GOATS: usize = 0;
@@ -25,6 +26,9 @@ pub enum Child {
     },
     /// A capture that reaches `captures_to_win`: the tigers win at once.
     CapturesReached,
+    /// Only from [`LayerGraph::count_children`], in the last layer: a goat move after which the
+    /// tigers can capture, so the child is a tigers' win in 1. It is left out of the weight.
+    OpponentWinsAtOnce,
 }
 
 #[inline]
@@ -32,23 +36,39 @@ fn neighbours(square: u32) -> u32 {
     NEIGHBOURS[square as usize].0
 }
 
+/// For each direction, the points a tiger would jump over in that direction (whatever is on
+/// them): precomputed per tiger set, so that many goat arrangements can be tested cheaply.
+#[derive(Copy, Clone)]
+pub struct JumpLines {
+    over: [u32; 8],
+}
+
+impl JumpLines {
+    /// The jump lines of the tigers on `tigers`.
+    #[inline]
+    pub fn new(tigers: u32) -> JumpLines {
+        let mut over = [0u32; 8];
+        for (dir, slot) in over.iter_mut().enumerate() {
+            *slot = shift(Bitboard(tigers) & JUMP_FROM[dir], dir).0;
+        }
+        JumpLines { over }
+    }
+
+    /// Whether a tiger can capture with these goats and empty points.
+    #[inline]
+    pub fn any_capture(&self, goats: u32, empties: u32) -> bool {
+        let mut landing = 0;
+        for (dir, &over) in self.over.iter().enumerate() {
+            landing |= shift(Bitboard(over & goats), dir).0 & empties;
+        }
+        landing != 0
+    }
+}
+
 /// Whether the tigers can capture on this board.
 #[inline]
 pub fn tigers_can_capture(tigers: u32, goats: u32, empties: u32) -> bool {
-    let mut rest = tigers;
-    while rest != 0 {
-        let from = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let jumps = &JUMPS[from];
-        for i in 0..jumps.len as usize {
-            if goats & (1 << jumps.over[i].index()) != 0
-                && empties & (1 << jumps.land[i].index()) != 0
-            {
-                return true;
-            }
-        }
-    }
-    false
+    JumpLines::new(tigers).any_capture(goats, empties)
 }
 
 /// The move graph of one layer under one rule variant.
@@ -127,7 +147,9 @@ impl LayerGraph {
 
     /// The number of legal moves of `side` on the canonical `board` of class `class_id`, and
     /// the sum over its in-layer moves of the child's fixing symmetries; captures are passed to
-    /// `visit` (as in [`LayerGraph::for_each_child`]).
+    /// `visit` (as in [`LayerGraph::for_each_child`]). In the last layer, goat moves that let the
+    /// tigers capture are passed as [`Child::OpponentWinsAtOnce`] instead of weighed, and tiger
+    /// positions with a capture get weight 0 (they win at once).
     #[inline]
     pub fn count_children(
         &self,
@@ -140,28 +162,29 @@ impl LayerGraph {
         let goats = board.goats();
         let (mut moves, mut weight) = (0u32, 0u16);
         if side == GOATS {
+            let last_layer = self.next.is_none();
+            let asymmetric = self.index.is_asymmetric(class_id);
+            let lines = JumpLines::new(tigers);
             let mut rest = empties;
             while rest != 0 {
                 let to = rest.trailing_zeros();
                 rest &= rest - 1;
                 let mut sources = neighbours(to) & goats;
-                if self.index.is_asymmetric(class_id) {
-                    moves += sources.count_ones();
-                    continue;
-                }
                 while sources != 0 {
                     let from = sources.trailing_zeros();
                     sources &= sources - 1;
-                    weight += u16::from(
-                        self.index
-                            .encode_in_class(class_id, empties ^ (1 << to) ^ (1 << from))
-                            .1,
-                    );
                     moves += 1;
+                    let moved = (1 << from) | (1 << to);
+                    if last_layer && lines.any_capture(goats ^ moved, empties ^ moved) {
+                        visit(Child::OpponentWinsAtOnce);
+                        continue;
+                    }
+                    weight += if asymmetric {
+                        1
+                    } else {
+                        u16::from(self.index.encode_in_class(class_id, empties ^ moved).1)
+                    };
                 }
-            }
-            if self.index.is_asymmetric(class_id) {
-                weight = moves as u16;
             }
             return (moves, weight);
         }

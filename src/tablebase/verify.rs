@@ -55,6 +55,7 @@ pub fn value_from_successors(
             Child::InLayer { index, .. } => layer[other * len + index as usize],
             Child::NextLayer { index } => next_layer.map_or(0, |values| values[index as usize]),
             Child::CapturesReached => encode_value(0),
+            Child::OpponentWinsAtOnce => encode_value(1),
         };
         match decode_value(byte) {
             TbValue {
