@@ -2,6 +2,7 @@
 //! protocol layer turns commands into calls here and callbacks into text.
 
 use std::fmt;
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -11,6 +12,8 @@ use crate::{Game, Move, Rules};
 
 use crate::search::eval::{terms, TERM_NAMES};
 use crate::search::params::Params;
+pub use crate::search::tb::TablebaseStatus;
+use crate::search::tb::{TablebaseSlot, TbProbe};
 use crate::search::thread::{run, SearchContext};
 use crate::search::time::Control;
 use crate::search::tt::TranspositionTable;
@@ -116,6 +119,9 @@ pub struct EngineOptions {
     pub seed: u64,
     /// The rule variant of new games.
     pub rules: Rules,
+    /// Directory of movement-phase tablebase files (`None`: no tables). Opened by
+    /// [`Engine::new`] / [`Engine::set_options`] for `rules`; see [`Engine::tablebase_status`].
+    pub tablebase_path: Option<PathBuf>,
 }
 
 impl Default for EngineOptions {
@@ -129,6 +135,7 @@ impl Default for EngineOptions {
             strategy: Strategy::Search,
             seed: 0,
             rules: Rules::default(),
+            tablebase_path: None,
         }
     }
 }
@@ -204,12 +211,15 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
     handle: Option<JoinHandle<()>>,
+    tablebase: TablebaseSlot,
 }
 
 impl Engine {
     /// An engine at the start position of `options.rules`.
     pub fn new(options: EngineOptions) -> Engine {
         let options = clamp_options(options);
+        let mut tablebase = TablebaseSlot::default();
+        tablebase.update(options.tablebase_path.as_deref(), &options.rules);
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             game: Game::startpos(options.rules),
@@ -217,6 +227,7 @@ impl Engine {
             handle: None,
             params: Params::default(),
             options,
+            tablebase,
         }
     }
 
@@ -227,10 +238,14 @@ impl Engine {
 
     /// Applies options; waits for any running search to stop first. Resizes the TT when
     /// `hash_mb` changes. When the rules change, the game restarts from its start position under
-    /// the new rules, replaying its moves while they stay legal.
+    /// the new rules, replaying its moves while they stay legal. The tablebases are opened when
+    /// `tablebase_path` or the rules they depend on change (and again after a failed opening);
+    /// check [`Engine::tablebase_status`] afterwards: on an error the engine plays without them.
     pub fn set_options(&mut self, options: EngineOptions) {
         self.wait();
         let options = clamp_options(options);
+        self.tablebase
+            .update(options.tablebase_path.as_deref(), &options.rules);
         if options.hash_mb != self.options.hash_mb {
             self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
         }
@@ -244,6 +259,12 @@ impl Engine {
             self.game = game;
         }
         self.options = options;
+    }
+
+    /// Whether tablebases are loaded, off, or could not be opened (with the error, for the
+    /// protocol to report as `info string error: ...`).
+    pub fn tablebase_status(&self) -> &TablebaseStatus {
+        self.tablebase.status()
     }
 
     /// The evaluation weights and search settings (tuning).
@@ -286,6 +307,7 @@ impl Engine {
         let game = self.game.clone();
         let options = self.options.clone();
         let params = self.params.clone();
+        let tables = self.tablebase.tables().cloned();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
@@ -296,6 +318,7 @@ impl Engine {
                     limits: &limits,
                     tt: &tt,
                     control: &control,
+                    tablebase: TbProbe::new(tables.as_deref(), game.rules()),
                 };
                 let result = run(&context, observer.as_mut());
                 control.set_finished();
@@ -356,6 +379,10 @@ impl Engine {
             limits: &limits,
             tt: &self.tt,
             control: &control,
+            tablebase: TbProbe::new(
+                self.tablebase.tables().map(|tables| &**tables),
+                self.game.rules(),
+            ),
         };
         let result = run(&context, observer);
         control.set_finished();

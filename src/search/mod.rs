@@ -17,6 +17,9 @@
 //!   (apart from time and speed); the table carries over between searches of a game.
 //! - Threads > 1: helper threads run the same iterative deepening (every other one a ply
 //!   deeper) on the shared lock-free table; the main thread alone reports and decides.
+//! - Tablebases ([`tb`]): a root in the tables plays its value-keeping move at once (or searches
+//!   among drawing moves); inside the search, movement-phase nodes and the goats' last placement
+//!   return exact table values, mates adjusted by ply.
 
 pub mod eval;
 pub mod history;
@@ -25,6 +28,7 @@ pub mod params;
 mod root;
 pub mod score;
 pub mod simple;
+pub mod tb;
 pub mod thread;
 pub mod time;
 pub mod tt;

@@ -11,8 +11,9 @@ pub const MAX_PLY: usize = 128;
 pub const MATE: Value = 32_000;
 /// Larger than any value.
 pub const INFINITE: Value = 32_500;
-/// Values at or beyond this magnitude are wins or losses at a known distance.
-pub const MATE_BOUND: Value = MATE - MAX_PLY as Value;
+/// Values at or beyond this magnitude are wins or losses at a known distance (with room for
+/// tablebase distances, up to 255 plies, found at the deepest ply).
+pub const MATE_BOUND: Value = MATE - MAX_PLY as Value - 256;
 /// A draw.
 pub const DRAW: Value = 0;
 

@@ -11,6 +11,8 @@ use super::params::Params;
 use super::root::aspiration;
 use super::score::{is_mate, Bound, Score, Value, INFINITE, MATE};
 use super::simple::{greedy_move, guess_reply, random_move};
+use super::tb::root::{root as tablebase_root, TbRoot};
+use super::tb::TbProbe;
 use super::time::{Control, TimePlan};
 use super::tt::TranspositionTable;
 use super::worker::Worker;
@@ -47,6 +49,8 @@ pub struct SearchContext<'a> {
     pub tt: &'a TranspositionTable,
     /// Stop and ponder flags.
     pub control: &'a Control,
+    /// The tablebases and their hit counter.
+    pub tablebase: TbProbe<'a>,
 }
 
 impl SearchContext<'_> {
@@ -122,7 +126,7 @@ impl SearchContext<'_> {
         pv: &[Move],
     ) -> SearchInfo {
         let score = Score::from_value(value);
-        SearchInfo {
+        let mut info = SearchInfo {
             depth,
             seldepth: (seldepth as u32).max(depth),
             multipv: line as u32 + 1,
@@ -132,9 +136,11 @@ impl SearchContext<'_> {
             nodes,
             time: self.control.elapsed(),
             hashfull: self.tt.hashfull(),
-            tbhits: 0,
+            tbhits: self.tablebase.hits(),
             pv: self.legal_prefix(pv),
-        }
+        };
+        self.tablebase.adjust_info(&mut info);
+        info
     }
 }
 
@@ -151,7 +157,20 @@ pub fn run(context: &SearchContext<'_>, observer: &mut dyn SearchObserver) -> Se
         };
     }
     let result = match context.options.strategy {
-        Strategy::Search => search(context, root_moves, observer),
+        Strategy::Search => {
+            let moves: Vec<Move> = root_moves.iter().map(|root_move| root_move.mv).collect();
+            match tablebase_root(context, &moves, observer) {
+                TbRoot::NotCovered => search(context, root_moves, observer),
+                TbRoot::Decided(result) => result,
+                TbRoot::Draws(draws) => {
+                    let kept = root_moves
+                        .into_iter()
+                        .filter(|root_move| draws.contains(&root_move.mv))
+                        .collect();
+                    search(context, kept, observer)
+                }
+            }
+        }
         Strategy::Random | Strategy::Greedy => {
             let (mv, value) = if context.options.strategy == Strategy::Random {
                 let mv = random_move(game, context.options.seed).unwrap_or(root_moves[0].mv);
@@ -202,6 +221,7 @@ fn search(
             &game_keys,
             root.board_key(),
         )
+        .with_tablebase(&context.tablebase)
     };
     std::thread::scope(|scope| {
         for id in 1..threads {

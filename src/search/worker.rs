@@ -66,6 +66,8 @@ pub struct Worker<'a> {
     pub(crate) can_abort: bool,
     /// Set once the search must unwind; results after it are discarded.
     pub aborted: bool,
+    /// The tables to probe (see [`super::tb::node`]).
+    pub(crate) tb: Option<&'a super::tb::TbProbe<'a>>,
 }
 
 impl<'a> Worker<'a> {
@@ -106,6 +108,7 @@ impl<'a> Worker<'a> {
             null_played: vec![false; MAX_PLY + 2],
             can_abort: false,
             aborted: false,
+            tb: None,
         }
     }
 
@@ -144,7 +147,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Whether a position with board key `key` at `ply` occurred before on the path or in the game.
-    fn occurred_before(&self, key: u64, ply: usize) -> bool {
+    pub(crate) fn occurred_before(&self, key: u64, ply: usize) -> bool {
         let mut index = ply;
         while index >= 2 {
             index -= 2;
@@ -209,6 +212,9 @@ impl<'a> Worker<'a> {
         }
         if self.rules.repetition == Repetition::Draw && self.occurred_before(self.path[ply], ply) {
             return DRAW;
+        }
+        if let Some(value) = self.probe_tablebase(position, ply) {
+            return value;
         }
         if ply >= MAX_PLY - 8 {
             return evaluate(position, &self.rules, self.params);

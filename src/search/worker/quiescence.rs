@@ -30,6 +30,9 @@ impl Worker<'_> {
         if self.rules.repetition == Repetition::Draw && self.occurred_before(self.path[ply], ply) {
             return DRAW;
         }
+        if let Some(value) = self.probe_tablebase(position, ply) {
+            return value;
+        }
         if position.count_moves(&self.rules) == 0 {
             return mated_in(ply);
         }

@@ -1,0 +1,123 @@
+//! Opening the tables named by `EngineOptions::tablebase_path`, and what became of it.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::tablebase::{table_rules_text, Tablebase, TablebaseError};
+use crate::Rules;
+
+/// Whether the engine has tables, as [`crate::engine::Engine::tablebase_status`] reports it.
+#[derive(Debug, Default)]
+pub enum TablebaseStatus {
+    /// No tablebase path is set.
+    #[default]
+    Off,
+    /// Tables are loaded and used.
+    Loaded {
+        /// The directory they came from.
+        path: PathBuf,
+        /// Their rules, as `ForcedCapture=false CapturesToWin=5`.
+        rules: String,
+    },
+    /// Opening failed: the engine plays without tables.
+    Failed {
+        /// The directory asked for.
+        path: PathBuf,
+        /// Why the tables cannot be used (missing, corrupt or mismatched file, unsupported rules).
+        error: TablebaseError,
+    },
+}
+
+impl TablebaseStatus {
+    /// Whether tables are loaded.
+    pub fn is_loaded(&self) -> bool {
+        matches!(self, TablebaseStatus::Loaded { .. })
+    }
+
+    /// The error of a failed opening.
+    pub fn error(&self) -> Option<&TablebaseError> {
+        match self {
+            TablebaseStatus::Failed { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for TablebaseStatus {
+    /// `tablebases off`, `tablebases loaded from "dir" (rules)` or
+    /// `cannot use tablebases in "dir": reason`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TablebaseStatus::Off => f.write_str("tablebases off"),
+            TablebaseStatus::Loaded { path, rules } => {
+                write!(f, "tablebases loaded from \"{}\" ({rules})", path.display())
+            }
+            TablebaseStatus::Failed { path, error } => {
+                write!(
+                    f,
+                    "cannot use tablebases in \"{}\": {error}",
+                    path.display()
+                )
+            }
+        }
+    }
+}
+
+/// The engine's tables: opened again only when the path or the rules they depend on change
+/// (or after a failure, so that fixed files are picked up when the option is set again).
+#[derive(Debug, Default)]
+pub struct TablebaseSlot {
+    tables: Option<Arc<Tablebase>>,
+    status: TablebaseStatus,
+    /// Directory, forced capture and captures to win of the last successful opening.
+    opened_for: Option<(PathBuf, bool, u8)>,
+}
+
+impl TablebaseSlot {
+    /// Makes the slot hold the tables in `path` (`None` or empty: none) for `rules`.
+    pub fn update(&mut self, path: Option<&Path>, rules: &Rules) {
+        let Some(path) = path.filter(|path| !path.as_os_str().is_empty()) else {
+            *self = TablebaseSlot::default();
+            return;
+        };
+        let key = (
+            path.to_path_buf(),
+            rules.forced_capture,
+            rules.captures_to_win,
+        );
+        if self.tables.is_some() && self.opened_for.as_ref() == Some(&key) {
+            return;
+        }
+        // Release the old tables before reading new ones.
+        *self = TablebaseSlot::default();
+        match Tablebase::open(path, rules) {
+            Ok(tables) => {
+                self.status = TablebaseStatus::Loaded {
+                    path: path.to_path_buf(),
+                    rules: table_rules_text(rules.forced_capture, rules.captures_to_win),
+                };
+                log::info!("{}", self.status);
+                self.tables = Some(Arc::new(tables));
+                self.opened_for = Some(key);
+            }
+            Err(error) => {
+                self.status = TablebaseStatus::Failed {
+                    path: path.to_path_buf(),
+                    error,
+                };
+                log::warn!("{}", self.status);
+            }
+        }
+    }
+
+    /// The loaded tables, if any.
+    pub fn tables(&self) -> Option<&Arc<Tablebase>> {
+        self.tables.as_ref()
+    }
+
+    /// What the last opening gave.
+    pub fn status(&self) -> &TablebaseStatus {
+        &self.status
+    }
+}

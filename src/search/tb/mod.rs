@@ -1,0 +1,163 @@
+//! The search's use of the movement-phase tablebases.
+//!
+//! - [`load`]: the tables named by the `tablebase_path` option, opened again when the rules
+//!   change; failures are kept for the caller to report and the tables are then not used.
+//! - [`root`]: when every root move leads into the tables, the engine plays a move that keeps
+//!   the value (fastest win, slowest loss; among drawing moves the search chooses), reporting
+//!   `mate N` or a draw, and respecting the game's repetition history.
+//! - [`node`]: inside the search, movement-phase nodes return their exact table value, and a
+//!   goats' last placement takes its value from the tables' values of its children.
+//!
+//! Table draws are cycles. Under the draw rule they are draws in the game too and cut the search
+//! like wins and losses. Under the forbid rule no movement-phase position repeats, so every game
+//! ends in a win for someone (whoever runs out of new positions first loses): table draws are
+//! not results there, and the search goes on below them with the evaluation.
+
+pub mod load;
+pub mod node;
+pub mod root;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use crate::engine::{Score, SearchInfo};
+use crate::tablebase::{Tablebase, TbValue, Wdl};
+use crate::{Repetition, Rules};
+
+use super::score::{mate_in, mated_in, Value, DRAW};
+
+pub use load::{TablebaseSlot, TablebaseStatus};
+
+/// Win/draw/loss per mille of a drawn table position.
+pub const DRAW_WDL: [u32; 3] = [0, 1000, 0];
+
+/// The tables one search uses, its tablebase hit counter, and whether the root is a table draw.
+#[derive(Debug, Default)]
+pub struct TbProbe<'a> {
+    tables: Option<&'a Tablebase>,
+    /// Whether table draws are draws in the game (the draw repetition rule).
+    draws_are_results: bool,
+    /// Set when the root is a table draw: draws do not cut the search (it chooses among drawing
+    /// moves by evaluation) and reported scores that are not mates read as draws.
+    drawn_root: AtomicBool,
+    hits: AtomicU64,
+}
+
+impl<'a> TbProbe<'a> {
+    /// Probing `tables` for a search under `rules`; the tables are left unused when they were
+    /// made for another forced-capture rule or captures-to-win count.
+    pub fn new(tables: Option<&'a Tablebase>, rules: &Rules) -> TbProbe<'a> {
+        let tables = tables.filter(|tables| {
+            let made_for = tables.rules();
+            let fits = made_for.forced_capture == rules.forced_capture
+                && made_for.captures_to_win == rules.captures_to_win;
+            if !fits {
+                log::debug!("tablebases not used: made for other rules than the game's");
+            }
+            fits
+        });
+        TbProbe {
+            tables,
+            draws_are_results: rules.repetition == Repetition::Draw,
+            drawn_root: AtomicBool::new(false),
+            hits: AtomicU64::new(0),
+        }
+    }
+
+    /// The tables, if they fit the game's rules.
+    pub fn tables(&self) -> Option<&'a Tablebase> {
+        self.tables
+    }
+
+    /// Positions found in the tables so far (all threads).
+    pub fn hits(&self) -> u64 {
+        self.hits.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    pub(crate) fn add_hits(&self, count: u64) {
+        self.hits.fetch_add(count, Ordering::Relaxed);
+    }
+
+    /// Whether the root was found to be a table draw.
+    #[inline]
+    pub fn drawn_root(&self) -> bool {
+        self.drawn_root.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn set_drawn_root(&self) {
+        self.drawn_root.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a table draw ends the search at its node (see the module documentation; never
+    /// below a drawn root, where the search chooses between drawing moves).
+    #[inline]
+    pub fn cuts_at_draws(&self) -> bool {
+        self.draws_are_results && !self.drawn_root()
+    }
+
+    /// Makes a report from a search of a drawn root read as the draw it is: its score, unless
+    /// the search proved a result (which only the repetition history can make differ), becomes
+    /// `cp 0`, exact.
+    pub fn adjust_info(&self, info: &mut SearchInfo) {
+        if self.drawn_root() && !matches!(info.score, Score::Mate(_)) {
+            info.score = Score::Cp(0);
+            info.bound = super::Bound::Exact;
+            if info.wdl.is_some() {
+                info.wdl = Some(DRAW_WDL);
+            }
+        }
+    }
+}
+
+/// The search value of a table value found `ply` plies from the root.
+pub fn value_at(value: TbValue, ply: usize) -> Value {
+    match (value.wdl, value.plies_to_end) {
+        (Wdl::Win, Some(plies)) => mate_in(ply + usize::from(plies)),
+        (Wdl::Loss, Some(plies)) => mated_in(ply + usize::from(plies)),
+        _ => DRAW,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::{is_mate, MAX_PLY};
+    use crate::tablebase::value::MAX_DISTANCE;
+
+    #[test]
+    fn draws_cut_the_search_only_under_the_draw_rule_below_an_undecided_root() {
+        let rules = |repetition| Rules {
+            repetition,
+            ..Rules::default()
+        };
+        assert!(!TbProbe::new(None, &rules(Repetition::Forbid)).cuts_at_draws());
+        let probe = TbProbe::new(None, &rules(Repetition::Draw));
+        assert!(probe.cuts_at_draws());
+        probe.set_drawn_root();
+        assert!(!probe.cuts_at_draws());
+    }
+
+    #[test]
+    fn table_values_become_mate_scores() {
+        assert_eq!(
+            Score::from_value(value_at(TbValue::at_distance(1), 0)),
+            Score::Mate(1)
+        );
+        assert_eq!(
+            Score::from_value(value_at(TbValue::at_distance(5), 0)),
+            Score::Mate(3)
+        );
+        assert_eq!(
+            Score::from_value(value_at(TbValue::at_distance(4), 0)),
+            Score::Mate(-2)
+        );
+        assert_eq!(value_at(TbValue::DRAW, 7), DRAW);
+        // The longest distance found at the deepest ply is still a mate score.
+        let deepest = value_at(TbValue::at_distance(MAX_DISTANCE + 1), MAX_PLY);
+        assert!(is_mate(deepest) && is_mate(-deepest));
+        assert_eq!(
+            Score::from_value(value_at(TbValue::at_distance(MAX_DISTANCE), 0)),
+            Score::Mate(-127)
+        );
+    }
+}

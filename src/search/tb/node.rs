@@ -1,0 +1,73 @@
+//! Probing inside the search: exact values for movement-phase nodes and for the goats' last
+//! placement.
+
+use crate::{Position, Repetition, Side};
+
+use super::super::score::{Value, DRAW, INFINITE};
+use super::super::worker::Worker;
+use super::{value_at, TbProbe};
+
+impl<'a> Worker<'a> {
+    /// Lets this worker probe the tables of `probe`.
+    pub fn with_tablebase(mut self, probe: &'a TbProbe<'a>) -> Worker<'a> {
+        self.tb = probe.tables().is_some().then_some(probe);
+        self
+    }
+
+    /// The exact value of `position` at `ply` from the tables, or `None` when they do not
+    /// cover it, or it is a draw that does not end the search ([`TbProbe::cuts_at_draws`]).
+    /// Covered are the movement phase and, by its children, a goats' turn with one goat left
+    /// to place. Call it after the repetition checks.
+    #[inline]
+    pub(crate) fn probe_tablebase(&mut self, position: &Position, ply: usize) -> Option<Value> {
+        let probe = self.tb?;
+        let value = match position.goats_in_hand() {
+            0 => {
+                let tables = probe.tables()?;
+                let value = tables.probe(position)?;
+                probe.add_hits(1);
+                value_at(value, ply)
+            }
+            1 if position.side_to_move() == Side::Goats => {
+                self.last_placement(probe, position, ply)?
+            }
+            _ => return None,
+        };
+        if value == DRAW && !probe.cuts_at_draws() {
+            return None;
+        }
+        Some(value)
+    }
+
+    /// The value of the goats' last placement: the best of its children's table values (a
+    /// child that repeats a position is a draw under the draw rule; placing is never a
+    /// forbidden repetition).
+    fn last_placement(
+        &self,
+        probe: &TbProbe<'_>,
+        position: &Position,
+        ply: usize,
+    ) -> Option<Value> {
+        let tables = probe.tables()?;
+        let moves = position.legal_moves(&self.rules);
+        if moves.is_empty() {
+            return None;
+        }
+        let mut best = -INFINITE;
+        let mut probed = 0;
+        for &mv in moves.iter() {
+            let child = position.played(mv);
+            let value = if self.rules.repetition == Repetition::Draw
+                && self.occurred_before(child.board_key(), ply + 1)
+            {
+                DRAW
+            } else {
+                probed += 1;
+                -value_at(tables.probe(&child)?, ply + 1)
+            };
+            best = best.max(value);
+        }
+        probe.add_hits(probed);
+        Some(best)
+    }
+}

@@ -1,0 +1,166 @@
+//! The root in the tables: rank the root moves by the value they keep, in the actual game.
+
+use crate::engine::{Bound, Score, SearchInfo, SearchObserver, SearchResult};
+use crate::tablebase::{Tablebase, TbValue, Wdl};
+use crate::{Game, Move, Repetition, Side};
+
+use super::super::thread::SearchContext;
+use super::{value_at, DRAW_WDL};
+
+/// Longest principal variation read from the tables.
+const MAX_TABLE_LINE: usize = 64;
+
+/// What the tables say about the root.
+#[derive(Debug)]
+pub enum TbRoot {
+    /// Some root move leaves the tables (or there are none): search as usual.
+    NotCovered,
+    /// The move is chosen (a win or a loss, or the only drawing move) and reported.
+    Decided(SearchResult),
+    /// The best the root moves can do is a draw: search among these drawing moves.
+    Draws(Vec<Move>),
+}
+
+/// The value for the mover of playing `mv` in `game`, in plies from the root: the table value
+/// of the position reached, or a draw when the draw rule ends the game there by repetition.
+/// `None` when the position reached is not in the tables.
+pub fn root_move_value(tables: &Tablebase, game: &Game, mv: Move) -> Option<TbValue> {
+    let child = game.position().played(mv);
+    if game.rules().repetition == Repetition::Draw
+        && game
+            .positions()
+            .iter()
+            .any(|position| position.board_key() == child.board_key())
+    {
+        return Some(TbValue::DRAW);
+    }
+    let value = tables.probe(&child)?.negate();
+    Some(TbValue {
+        wdl: value.wdl,
+        plies_to_end: value.plies_to_end.map(|plies| plies + 1),
+    })
+}
+
+/// Orders values for the mover: faster wins first, then draws, then slower losses.
+fn rank(value: TbValue) -> i32 {
+    let plies = i32::from(value.plies_to_end.unwrap_or(0));
+    match value.wdl {
+        Wdl::Win => 1000 - plies,
+        Wdl::Draw => 0,
+        Wdl::Loss => -1000 + plies,
+    }
+}
+
+/// Looks the root up: `moves` are the root moves allowed (legal in the game, repetition rule
+/// included). A decided root is reported to `observer` (one info per MultiPV line); a drawn
+/// root marks `context.tablebase` so that the search that follows treats it as one.
+pub fn root(
+    context: &SearchContext<'_>,
+    moves: &[Move],
+    observer: &mut dyn SearchObserver,
+) -> TbRoot {
+    let probe = &context.tablebase;
+    let Some(tables) = probe.tables() else {
+        return TbRoot::NotCovered;
+    };
+    let game = context.game;
+    let position = game.position();
+    let covered = position.goats_in_hand() == 0
+        || (position.goats_in_hand() == 1 && position.side_to_move() == Side::Goats);
+    if !covered || moves.is_empty() {
+        return TbRoot::NotCovered;
+    }
+    let mut ranked = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        let Some(value) = root_move_value(tables, game, mv) else {
+            return TbRoot::NotCovered;
+        };
+        ranked.push((mv, value));
+    }
+    probe.add_hits(ranked.len() as u64);
+    ranked.sort_by_key(|&(_, value)| std::cmp::Reverse(rank(value)));
+    let best = ranked[0].1;
+    if best.wdl == Wdl::Draw {
+        let draws: Vec<Move> = ranked
+            .iter()
+            .filter(|(_, value)| value.wdl == Wdl::Draw)
+            .map(|&(mv, _)| mv)
+            .collect();
+        probe.set_drawn_root();
+        if draws.len() > 1 {
+            return TbRoot::Draws(draws);
+        }
+    }
+    let lines = context.options.multi_pv.clamp(1, ranked.len());
+    let mut infos = Vec::with_capacity(lines);
+    for (line, &(mv, value)) in ranked[..lines].iter().enumerate() {
+        let pv = table_line(tables, game, mv, value);
+        let info = line_info(context, line, value, ranked.len() as u64, pv);
+        observer.on_info(&info);
+        infos.push(info);
+    }
+    let info = infos.swap_remove(0);
+    TbRoot::Decided(SearchResult {
+        best_move: Some(ranked[0].0),
+        ponder_move: info.pv.get(1).copied(),
+        info: Some(info),
+    })
+}
+
+fn line_info(
+    context: &SearchContext<'_>,
+    line: usize,
+    value: TbValue,
+    nodes: u64,
+    pv: Vec<Move>,
+) -> SearchInfo {
+    let score = Score::from_value(value_at(value, 0));
+    let wdl = match value.wdl {
+        Wdl::Win => [1000, 0, 0],
+        Wdl::Draw => DRAW_WDL,
+        Wdl::Loss => [0, 0, 1000],
+    };
+    SearchInfo {
+        depth: 1,
+        seldepth: pv.len() as u32,
+        multipv: line as u32 + 1,
+        score,
+        bound: Bound::Exact,
+        wdl: context.options.show_wdl.then_some(wdl),
+        nodes,
+        time: context.control.elapsed(),
+        hashfull: context.tt.hashfull(),
+        tbhits: context.tablebase.hits(),
+        pv,
+    }
+}
+
+/// `first` and then the tables' best moves (legal in the game) while the game goes on: to the
+/// end for a win or a loss (at most [`MAX_TABLE_LINE`] plies), one reply for a draw.
+fn table_line(tables: &Tablebase, game: &Game, first: Move, value: TbValue) -> Vec<Move> {
+    let length = if value.wdl == Wdl::Draw {
+        2
+    } else {
+        MAX_TABLE_LINE
+    };
+    let mut game = game.clone();
+    let mut line = vec![first];
+    if game.play(first).is_err() {
+        return line;
+    }
+    while line.len() < length && game.outcome().is_none() {
+        let legal = game.legal_moves();
+        let next = tables
+            .best_moves(game.position())
+            .into_iter()
+            .find(|mv| legal.contains(mv));
+        let Some(next) = next else {
+            break;
+        };
+        if game.play(next).is_err() {
+            break;
+        }
+        line.push(next);
+    }
+    line
+}

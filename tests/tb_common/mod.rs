@@ -1,0 +1,127 @@
+//! Shared by the tablebase engine tests: tables for captures to win 2 (generated once into the
+//! target's temporary directory), engines with and without them, sampled table positions.
+#![allow(dead_code)]
+
+use baghchal::engine::{Engine, EngineOptions, Limits, SearchInfo, SearchObserver, SearchResult};
+use baghchal::tablebase::index::LayerIndex;
+use baghchal::tablebase::solve::generate_tables;
+use baghchal::tablebase::verify::board_position;
+use baghchal::tablebase::{Tablebase, TbValue};
+use baghchal::{Game, Position, Repetition, Rules};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The variant of the test tables.
+pub const CAPTURES_TO_WIN: u8 = 2;
+
+/// Their rules, with `repetition`.
+pub fn rules(repetition: Repetition) -> Rules {
+    Rules {
+        forced_capture: false,
+        captures_to_win: CAPTURES_TO_WIN,
+        repetition,
+    }
+}
+
+/// The tables' directory (generated on first use; kept between runs, as generation resumes).
+pub fn table_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tb-engine-ctw2");
+        generate_tables(
+            &dir,
+            false,
+            CAPTURES_TO_WIN,
+            2,
+            &|_: &str, _: u64, _: u64| {},
+        )
+        .expect("generation");
+        dir
+    })
+}
+
+/// The tables, opened once.
+pub fn tables() -> &'static Tablebase {
+    static TABLES: OnceLock<Tablebase> = OnceLock::new();
+    TABLES.get_or_init(|| Tablebase::open(table_dir(), &rules(Repetition::Forbid)).expect("open"))
+}
+
+/// An engine at `game`, with or without the tables.
+pub fn engine(game: &Game, with_tables: bool) -> Engine {
+    let mut engine = Engine::new(EngineOptions {
+        rules: *game.rules(),
+        tablebase_path: with_tables.then(|| table_dir().to_path_buf()),
+        ..EngineOptions::default()
+    });
+    assert_eq!(engine.tablebase_status().is_loaded(), with_tables);
+    engine.set_game(game.clone());
+    engine
+}
+
+/// A node limit.
+pub fn nodes(nodes: u64) -> Limits {
+    Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    }
+}
+
+/// Collects the infos of a search.
+#[derive(Default)]
+pub struct Recorder {
+    /// Every info received.
+    pub infos: Vec<SearchInfo>,
+}
+
+impl SearchObserver for Recorder {
+    fn on_info(&mut self, info: &SearchInfo) {
+        self.infos.push(info.clone());
+    }
+    fn on_finish(&mut self, _result: &SearchResult) {}
+}
+
+/// `count` distinct movement-phase positions, with moves, whose value satisfies `wanted`.
+pub fn sample(
+    seed: u64,
+    count: usize,
+    wanted: impl Fn(&Position, TbValue) -> bool,
+) -> Vec<Position> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut found: Vec<Position> = Vec::new();
+    while found.len() < count {
+        let captured = rng.random_range(0..CAPTURES_TO_WIN);
+        let index = LayerIndex::get(usize::from(captured) + 1);
+        let board = index.decode(rng.random_range(0..index.len()));
+        let position = board_position(board, rng.random_range(0..2), captured);
+        let value = tables().probe(&position).expect("covered");
+        let has_moves = position.count_moves(&rules(Repetition::Forbid)) > 0;
+        if has_moves && wanted(&position, value) && !found.contains(&position) {
+            found.push(position);
+        }
+    }
+    found
+}
+
+/// Searches `game` with tables and returns the result and the infos.
+pub fn search_with_tables(game: &Game, options: EngineOptions) -> (SearchResult, Vec<SearchInfo>) {
+    let mut engine = Engine::new(EngineOptions {
+        rules: *game.rules(),
+        tablebase_path: Some(table_dir().to_path_buf()),
+        ..options
+    });
+    engine.set_game(game.clone());
+    let mut recorder = Recorder::default();
+    let result = engine.search_blocking_with(nodes(3000), &mut recorder);
+    (result, recorder.infos)
+}
+
+/// The table value for the mover after `mv`, in plies from before it.
+pub fn after_move(position: &Position, mv: baghchal::Move) -> TbValue {
+    let value = tables().probe(&position.played(mv)).unwrap().negate();
+    TbValue {
+        plies_to_end: value.plies_to_end.map(|plies| plies + 1),
+        ..value
+    }
+}
