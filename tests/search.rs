@@ -297,3 +297,55 @@ fn finished_game_gives_no_move() {
     let result = engine_for(&game, EngineOptions::default()).search_blocking(depth(3));
     assert_eq!(result.best_move, None);
 }
+
+#[test]
+fn under_the_draw_rule_a_repeating_move_scores_zero() {
+    let rules = Rules {
+        repetition: Repetition::Draw,
+        ..Rules::default()
+    };
+    let mut rng = StdRng::seed_from_u64(21);
+    let mut checked = 0;
+    'games: while checked < 4 {
+        let mut game = random_game(rules, 50, &mut rng);
+        if game.outcome().is_some() || game.position().is_placement_phase() {
+            continue;
+        }
+        // Step out and back with both sides: the second return recreates the start.
+        let mut steps = Vec::new();
+        for _ in 0..2 {
+            let step = game
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|mv| matches!(mv, Move::Step { .. }));
+            let Some(Move::Step { from, to }) = step else {
+                continue 'games;
+            };
+            game.play(Move::Step { from, to }).unwrap();
+            steps.push(Move::Step { from: to, to: from });
+        }
+        if game.play(steps[0]).is_err() || game.outcome().is_some() {
+            continue;
+        }
+        let repeating = steps[1];
+        if game.check_move(repeating).is_err() {
+            continue;
+        }
+        let options = EngineOptions {
+            multi_pv: 64,
+            ..EngineOptions::default()
+        };
+        let mut engine = engine_for(&game, options);
+        let mut recorder = Recorder::default();
+        engine.search_blocking_with(depth(3), &mut recorder);
+        let line = recorder
+            .infos
+            .iter()
+            .rev()
+            .find(|info| info.depth == 3 && info.bound == Bound::Exact && info.pv[0] == repeating)
+            .expect("every root move has a line");
+        assert_eq!(line.score, Score::Cp(0), "{repeating} repeats");
+        checked += 1;
+    }
+}

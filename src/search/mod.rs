@@ -2,6 +2,21 @@
 //! iterative-deepening principal variation search with Lazy SMP.
 //!
 //! Everything here is protocol-free; [`crate::engine::Engine`] is the entry point.
+//!
+//! - Scores are from the side to move's view, 100 = one goat; a win is `MATE - plies` and is
+//!   reported as [`Score::Mate`] in moves of the side to move.
+//! - Repetition follows the game's rules: under `forbid`, moves made with no goat in hand that
+//!   recreate a position of the game or of the search path are not generated (a side left
+//!   without moves loses); under `draw`, a repeated position scores 0. Board keys of the path
+//!   are kept on a stack, those of the game in a sorted list with a bit filter.
+//! - Limits: `depth`, `nodes` (main thread) and time stop the search; the first iteration
+//!   always completes, so a move is always there. A `go` without any limit searches to
+//!   [`thread::DEFAULT_DEPTH`]; `infinite` and unanswered `ponder` searches hold their result
+//!   until `stop` (or `ponderhit`). Root moves are announced (`currmove`) after 3 s only.
+//! - With one thread and depth or node limits the search is deterministic, infos included
+//!   (apart from time and speed); the table carries over between searches of a game.
+//! - Threads > 1: helper threads run the same iterative deepening (every other one a ply
+//!   deeper) on the shared lock-free table; the main thread alone reports and decides.
 
 pub mod eval;
 pub mod history;

@@ -1,6 +1,7 @@
 //! Move ordering: hash move, captures, threat blocking, killers and history.
 
-use crate::{Bitboard, Move, MoveList, Position, Side};
+use crate::tables::step;
+use crate::{Bitboard, Move, MoveList, Position, Side, Square};
 
 use super::eval::{capturable_goats, capture_landings};
 use super::score::MAX_PLY;
@@ -10,8 +11,61 @@ const CAPTURE: i32 = 5_000_000;
 const BLOCKS_CAPTURE: i32 = 3_000_000;
 const SAVES_GOAT: i32 = 2_000_000;
 const KILLER: [i32; 2] = [1_000_000, 900_000];
+/// Goat moves that put the goat where a tiger can capture it at once.
+const WALKS_INTO_CAPTURE: i32 = 1_500_000;
 /// History values stay within this magnitude.
 const HISTORY_MAX: i32 = 400_000;
+
+/// For each point, the pairs of points on either side of it along a line (up to four).
+struct LinePairs {
+    pairs: [(Square, Square); 4],
+    len: usize,
+}
+
+const fn build_line_pairs() -> [LinePairs; 25] {
+    let mut table = [const {
+        LinePairs {
+            pairs: [(Square::new(0), Square::new(0)); 4],
+            len: 0,
+        }
+    }; 25];
+    let mut index = 0;
+    while index < 25 {
+        let square = Square::new(index as u8);
+        // Directions 0, 2, 4, 5 and their opposites 1, 3, 7, 6.
+        let dirs = [(0, 1), (2, 3), (4, 7), (5, 6)];
+        let mut d = 0;
+        while d < 4 {
+            if let (Some(a), Some(b)) = (step(square, dirs[d].0), step(square, dirs[d].1)) {
+                let n = table[index].len;
+                table[index].pairs[n] = (a, b);
+                table[index].len += 1;
+            }
+            d += 1;
+        }
+        index += 1;
+    }
+    table
+}
+
+static LINE_PAIRS: [LinePairs; 25] = build_line_pairs();
+
+/// Whether a goat on `square` could be captured at once, with `tigers` and `empty` as given.
+fn capturable_at(square: Square, tigers: Bitboard, empty: Bitboard) -> bool {
+    let line = &LINE_PAIRS[square.index()];
+    line.pairs[..line.len].iter().any(|&(a, b)| {
+        (tigers.contains(a) && empty.contains(b)) || (tigers.contains(b) && empty.contains(a))
+    })
+}
+
+/// Whether the goat moved by `mv` could be captured at once on its new point.
+fn walks_into_capture(position: &Position, mv: Move) -> bool {
+    let mut empty = position.empty().without(mv.to());
+    if let Some(from) = mv.from() {
+        empty = empty.with(from);
+    }
+    capturable_at(mv.to(), position.tigers(), empty)
+}
 
 /// History index of a move's origin (placements use 25).
 fn from_index(mv: Move) -> usize {
@@ -22,18 +76,20 @@ fn from_index(mv: Move) -> usize {
 pub struct Heuristics {
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
-}
-
-impl Default for Heuristics {
-    fn default() -> Heuristics {
-        Heuristics {
-            killers: vec![[None; 2]; MAX_PLY + 2],
-            history: vec![0; 2 * 26 * 25],
-        }
-    }
+    /// Whether goat moves into an immediate capture are tried late.
+    goat_safety: bool,
 }
 
 impl Heuristics {
+    /// Empty tables; `goat_safety` orders goat moves into an immediate capture last.
+    pub fn new(goat_safety: bool) -> Heuristics {
+        Heuristics {
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            history: vec![0; 2 * 26 * 25],
+            goat_safety,
+        }
+    }
+
     fn history_slot(side: Side, mv: Move) -> usize {
         (side.index() * 26 + from_index(mv)) * 25 + mv.to().index()
     }
@@ -106,6 +162,9 @@ impl Heuristics {
                     value += KILLER[0];
                 } else if killers[1] == Some(mv) {
                     value += KILLER[1];
+                }
+                if self.goat_safety && side == Side::Goats && walks_into_capture(position, mv) {
+                    value -= WALKS_INTO_CAPTURE;
                 }
                 value
             };

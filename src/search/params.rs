@@ -40,6 +40,8 @@ pub struct Params {
     pub null_move: Value,
     /// Goat turns in quiescence that try moves against capture threats.
     pub goat_evasions: Value,
+    /// Goat moves into an immediate capture are ordered last (1) or not (0).
+    pub goat_safety: Value,
     /// Initial aspiration half-window.
     pub aspiration: Value,
 }
@@ -64,6 +66,7 @@ impl Default for Params {
             reductions: 1,
             null_move: 0,
             goat_evasions: 0,
+            goat_safety: 0,
             aspiration: 35,
         }
     }
@@ -89,6 +92,7 @@ impl Params {
             "reductions" => &mut self.reductions,
             "null_move" => &mut self.null_move,
             "goat_evasions" => &mut self.goat_evasions,
+            "goat_safety" => &mut self.goat_safety,
             "aspiration" => &mut self.aspiration,
             _ => return None,
         })

@@ -17,6 +17,9 @@ use super::tt::TranspositionTable;
 
 mod quiescence;
 
+/// Stored in the table when no static evaluation was computed.
+const NO_EVAL: Value = -INFINITE;
+
 /// Nodes between two looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 256;
 
@@ -84,7 +87,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             path,
             game_keys,
-            heuristics: Heuristics::default(),
+            heuristics: Heuristics::new(params.goat_safety != 0),
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
@@ -226,14 +229,22 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             return mated_in(ply);
         }
-        let static_eval = entry.map_or_else(
-            || evaluate(position, &self.rules, self.params),
-            |entry| entry.eval,
-        );
+        // The static evaluation, computed only where pruning needs it.
+        let stored_eval = entry
+            .map(|entry| entry.eval)
+            .filter(|&eval| eval != NO_EVAL);
+        let margin = self.params.futility_margin;
+        let needs_eval =
+            !pv_node && ((margin > 0 && depth <= 3) || (self.params.null_move != 0 && depth >= 3));
+        let static_eval = match stored_eval {
+            Some(eval) => eval,
+            None if needs_eval => evaluate(position, &self.rules, self.params),
+            None => NO_EVAL,
+        };
 
         // Reverse futility: far above beta near the leaves, with no capture to fear.
-        let margin = self.params.futility_margin;
-        if !pv_node
+        if static_eval != NO_EVAL
+            && !pv_node
             && margin > 0
             && depth <= 3
             && !is_mate(beta)
@@ -245,6 +256,7 @@ impl<'a> Worker<'a> {
 
         // Null move: if passing still holds beta, a real move surely does.
         if self.params.null_move != 0
+            && static_eval != NO_EVAL
             && !pv_node
             && depth >= 3
             && static_eval >= beta

@@ -3,7 +3,8 @@
 use super::Worker;
 use crate::search::eval::{capturable_goats, capture_landings, evaluate};
 use crate::search::score::{mated_in, Value, DRAW, INFINITE, MAX_PLY};
-use crate::{Bitboard, Position, Repetition, Side};
+use crate::tables::JUMPS;
+use crate::{Bitboard, Move, MoveList, Position, Repetition, Side};
 
 impl Worker<'_> {
     /// Quiescence: the tigers try their captures; the goats stand on the evaluation (which
@@ -55,7 +56,7 @@ impl Worker<'_> {
         let moves = if goats_to_move {
             self.legal_moves(position, ply)
         } else {
-            position.legal_moves(&self.rules)
+            tiger_captures(position)
         };
         for mv in moves.iter().copied() {
             if goats_to_move {
@@ -87,4 +88,20 @@ impl Worker<'_> {
         }
         best
     }
+}
+
+/// The tigers' captures, in the order [`Position::legal_moves`] lists them.
+fn tiger_captures(position: &Position) -> MoveList {
+    let mut moves = MoveList::new();
+    let empty = position.empty();
+    for from in position.tigers() {
+        let jumps = &JUMPS[from.index()];
+        for i in 0..jumps.len as usize {
+            let (over, to) = (jumps.over[i], jumps.land[i]);
+            if position.goats().contains(over) && empty.contains(to) {
+                moves.push(Move::Jump { from, over, to });
+            }
+        }
+    }
+    moves
 }
