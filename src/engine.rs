@@ -38,7 +38,8 @@ pub struct Limits {
     pub increment: [Option<Duration>; 2],
     /// Moves to the next time control.
     pub moves_to_go: Option<u32>,
-    /// Restrict the root to these moves (empty = all legal moves; illegal ones are ignored).
+    /// Restrict the root to these moves (empty = all legal moves; illegal ones are ignored, and
+    /// if none is legal all legal moves are searched).
     pub search_moves: Vec<Move>,
 }
 

@@ -349,3 +349,15 @@ fn under_the_draw_rule_a_repeating_move_scores_zero() {
         checked += 1;
     }
 }
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut engine = Engine::new(EngineOptions::default());
+    let only: Move = "e3".parse().unwrap();
+    let result = engine.search_blocking(Limits {
+        depth: Some(4),
+        search_moves: vec![only, "a1b1".parse().unwrap()],
+        ..Limits::default()
+    });
+    assert_eq!(result.best_move, Some(only));
+}

@@ -42,6 +42,10 @@ pub struct Params {
     pub goat_evasions: Value,
     /// Goat moves into an immediate capture are ordered last (1) or not (0).
     pub goat_safety: Value,
+    /// Captures are searched one ply deeper (1) or not (0).
+    pub capture_extension: Value,
+    /// Late move reduction divisor in hundredths (larger = smaller reductions).
+    pub lmr_divisor: Value,
     /// Initial aspiration half-window.
     pub aspiration: Value,
 }
@@ -67,6 +71,8 @@ impl Default for Params {
             null_move: 0,
             goat_evasions: 0,
             goat_safety: 0,
+            capture_extension: 0,
+            lmr_divisor: 220,
             aspiration: 35,
         }
     }
@@ -93,6 +99,8 @@ impl Params {
             "null_move" => &mut self.null_move,
             "goat_evasions" => &mut self.goat_evasions,
             "goat_safety" => &mut self.goat_safety,
+            "capture_extension" => &mut self.capture_extension,
+            "lmr_divisor" => &mut self.lmr_divisor,
             "aspiration" => &mut self.aspiration,
             _ => return None,
         })

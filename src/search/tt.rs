@@ -78,10 +78,19 @@ fn bound_bits(bound: Bound) -> u64 {
 }
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MB (at least one slot).
+    /// A table of about `megabytes` MB (at least one slot; smaller if the memory is not there).
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let count = (megabytes.max(1) * 1024 * 1024 / SLOT_BYTES).max(1);
-        let slots: Vec<Slot> = (0..count).map(|_| Slot::default()).collect();
+        let mut count = (megabytes.max(1) * 1024 * 1024 / SLOT_BYTES).max(1);
+        let mut slots: Vec<Slot> = Vec::new();
+        // Halve the size until the memory is there rather than abort.
+        while slots.try_reserve_exact(count).is_err() && count > 1 {
+            log::warn!(
+                "cannot allocate a {} MB hash table; trying half",
+                (count * SLOT_BYTES) >> 20
+            );
+            count /= 2;
+        }
+        slots.extend((0..count).map(|_| Slot::default()));
         TranspositionTable {
             slots: slots.into_boxed_slice(),
             generation: AtomicU8::new(0),

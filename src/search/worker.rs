@@ -24,9 +24,18 @@ const NO_EVAL: Value = -INFINITE;
 const POLL_INTERVAL: u64 = 256;
 
 /// Late move reductions, by depth and move number.
-fn reduction(depth: i32, move_number: usize) -> i32 {
-    let value = 0.4 + f64::from(depth.max(1)).ln() * (move_number.max(1) as f64).ln() / 2.2;
-    value as i32
+/// Late move reductions by depth (rows, up to 63) and move number (columns, up to 95), with
+/// `divisor` in hundredths (larger = smaller reductions).
+fn reduction_table(divisor: i32) -> Vec<i32> {
+    let divisor = f64::from(divisor.max(1)) / 100.0;
+    let mut table = vec![0; 64 * 96];
+    for depth in 1..64 {
+        for number in 1..96 {
+            let value = 0.4 + (depth as f64).ln() * (number as f64).ln() / divisor;
+            table[depth * 96 + number] = value as i32;
+        }
+    }
+    table
 }
 
 /// A search thread's state.
@@ -49,6 +58,8 @@ pub struct Worker<'a> {
     game_keys: &'a GameKeys,
     pub(crate) heuristics: Heuristics,
     pv: Vec<Vec<Move>>,
+    /// Late move reductions, see [`reduction_table`].
+    reductions: Vec<i32>,
     /// Whether the move into each ply was a null move.
     null_played: Vec<bool>,
     /// Whether aborting is allowed (not during the first iteration).
@@ -91,6 +102,7 @@ impl<'a> Worker<'a> {
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
+            reductions: reduction_table(params.lmr_divisor),
             null_played: vec![false; MAX_PLY + 2],
             can_abort: false,
             aborted: false,
@@ -300,33 +312,37 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best_value = -INFINITE;
         let mut best_move = None;
-        let mut tried = MoveList::new();
         for index in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, index);
             let quiet = !mv.is_capture() && scores[index] < 900_000;
             let child = position.played(mv);
+            // Captures are few (each removes a goat), so extending them cannot run away.
+            let extension = i32::from(self.params.capture_extension != 0 && mv.is_capture());
+            let new_depth = depth - 1 + extension;
             self.path.push(child.board_key());
             let value = if index == 0 {
-                -self.search(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
+                -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {
                 let reduce = if self.params.reductions != 0 && depth >= 3 && quiet && index >= 3 {
-                    (reduction(depth, index) - i32::from(pv_node)).clamp(0, depth - 2)
+                    (self.reductions[depth.min(63) as usize * 96 + index.min(95)]
+                        - i32::from(pv_node))
+                    .clamp(0, new_depth - 1)
                 } else {
                     0
                 };
                 let mut value = -self.search(
                     &child,
-                    depth - 1 - reduce,
+                    new_depth - reduce,
                     -alpha - 1,
                     -alpha,
                     ply + 1,
                     false,
                 );
                 if value > alpha && reduce > 0 {
-                    value = -self.search(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                    value = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
                 }
                 if value > alpha && value < beta && pv_node {
-                    value = -self.search(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                    value = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
                 }
                 value
             };
@@ -346,13 +362,12 @@ impl<'a> Worker<'a> {
                         head[ply].extend_from_slice(&tail[0]);
                     }
                     if value >= beta {
-                        self.heuristics.record_cutoff(side, ply, mv, depth, &tried);
+                        // The moves tried before are the ones picked into the slots before this one.
+                        self.heuristics
+                            .record_cutoff(side, ply, mv, depth, &moves[..index]);
                         break;
                     }
                 }
-            }
-            if !mv.is_capture() {
-                tried.push(mv);
             }
         }
         let bound = if best_value >= beta {
