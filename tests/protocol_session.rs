@@ -29,6 +29,7 @@ fn handshake_lists_every_option_in_order_then_uciok() {
         "ForcedCapture",
         "CapturesToWin",
         "Repetition",
+        "TablebasePath",
         "Strategy",
         "Seed",
         "Clear Hash",

@@ -3,6 +3,7 @@
 use super::error::CommandError;
 use crate::engine::{EngineOptions, Strategy};
 use crate::{Repetition, Rules};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// The type of an option, as UCI names it, with its default and range.
@@ -31,6 +32,11 @@ pub enum OptionKind {
     },
     /// `button`: an action, no value.
     Button,
+    /// `string`: any text (`<empty>` for none).
+    Text {
+        /// Default value.
+        default: &'static str,
+    },
 }
 
 /// One option: its name as `uci` prints it, its type, and what it does.
@@ -45,7 +51,7 @@ pub struct OptionSpec {
 }
 
 /// Every option, in the order `uci` lists them.
-pub const OPTIONS: [OptionSpec; 12] = [
+pub const OPTIONS: [OptionSpec; 13] = [
     OptionSpec {
         name: "Hash",
         kind: OptionKind::Spin { default: 16, min: 1, max: 4096 },
@@ -92,6 +98,11 @@ pub const OPTIONS: [OptionSpec; 12] = [
         meaning: "rule variant: forbid (recreating a position is illegal once all goats are placed) or draw",
     },
     OptionSpec {
+        name: "TablebasePath",
+        kind: OptionKind::Text { default: "<empty>" },
+        meaning: "directory of tables made by `baghchal tb gen` for the current rules (<empty>: none)",
+    },
+    OptionSpec {
         name: "Strategy",
         kind: OptionKind::Combo { default: "search", vars: &["search", "random", "greedy"] },
         meaning: "search (full strength), random or greedy (weak reference players)",
@@ -124,6 +135,9 @@ impl OptionSpec {
                 format!("option name {name} type combo default {default}{vars}")
             }
             OptionKind::Button => format!("option name {name} type button"),
+            OptionKind::Text { default } => {
+                format!("option name {name} type string default {default}")
+            }
         }
     }
 
@@ -133,6 +147,7 @@ impl OptionSpec {
             OptionKind::Spin { min, max, .. } => format!("an integer in {min}..{max}"),
             OptionKind::Combo { vars, .. } => vars.join(" or "),
             OptionKind::Button => "no value".to_string(),
+            OptionKind::Text { .. } => "text".to_string(),
         };
         CommandError::BadOptionValue {
             option: self.name,
@@ -164,6 +179,7 @@ impl Default for Settings {
                 strategy: Strategy::Search,
                 seed: 0,
                 rules: Rules::default(),
+                tablebase_path: None,
             },
             ponder: false,
         }
@@ -187,6 +203,7 @@ enum Value {
     Spin(i64),
     Combo(&'static str),
     Button,
+    Text(String),
 }
 
 fn check_value(spec: &OptionSpec, value: Option<&str>) -> Result<Value, CommandError> {
@@ -201,6 +218,7 @@ fn check_value(spec: &OptionSpec, value: Option<&str>) -> Result<Value, CommandE
             Ok(n) if (min..=max).contains(&n) => Ok(Value::Spin(n)),
             _ => Err(spec.bad_value(value)),
         },
+        OptionKind::Text { .. } => Ok(Value::Text(value.to_string())),
         OptionKind::Combo { vars, .. } => vars
             .iter()
             .find(|v| v.eq_ignore_ascii_case(value))
@@ -267,6 +285,10 @@ impl Settings {
                 set(&mut engine.strategy, strategy)
             }
             ("Seed", Value::Spin(n)) => set(&mut engine.seed, n as u64),
+            ("TablebasePath", Value::Text(path)) => {
+                let path = (!path.is_empty() && path != "<empty>").then(|| PathBuf::from(path));
+                set(&mut engine.tablebase_path, path)
+            }
             ("Clear Hash", Value::Button) => Effect::ClearHash,
             _ => unreachable!("option {} checked against its own kind", spec.name),
         };
@@ -291,6 +313,7 @@ mod tests {
                 OptionKind::Check { default } => Some(default.to_string()),
                 OptionKind::Spin { default, .. } => Some(default.to_string()),
                 OptionKind::Combo { default, .. } => Some(default.to_string()),
+                OptionKind::Text { default } => Some(default.to_string()),
                 OptionKind::Button => None,
             };
             if let Some(default) = default {

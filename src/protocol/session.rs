@@ -8,7 +8,7 @@ use super::options::{Effect, Settings, OPTIONS};
 use super::output::{info_string, printable, Output, MAX_MESSAGE_CHARS};
 use super::report::{self, Job};
 use super::slot::{Observer, SearchSlot};
-use crate::engine::{Engine, Limits, SearchResult};
+use crate::engine::{Engine, Limits, SearchResult, TablebaseStatus};
 use crate::{Game, Move, Position, Rules};
 use std::sync::Arc;
 
@@ -189,9 +189,27 @@ impl Session {
             }
             Effect::Apply => {}
         }
+        let tables_changed = next.engine.tablebase_path != self.settings.engine.tablebase_path;
         self.engine.set_options(next.engine.clone());
         self.settings = next;
+        if tables_changed || effect == Effect::Rules {
+            self.report_tablebase_status();
+        }
         Ok(())
+    }
+
+    /// Says whether the tables in use could be opened: an error when they could not (the engine
+    /// then plays without them), the directory and rules when they were.
+    fn report_tablebase_status(&self) {
+        match self.engine.tablebase_status() {
+            TablebaseStatus::Off => {}
+            status @ TablebaseStatus::Loaded { .. } => {
+                info_string(self.out.as_ref(), &status.to_string())
+            }
+            status @ TablebaseStatus::Failed { .. } => {
+                info_string(self.out.as_ref(), &format!("error: {status}"))
+            }
+        }
     }
 
     fn go(&mut self, params: GoParams) -> Result<(), CommandError> {
