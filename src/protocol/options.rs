@@ -382,6 +382,10 @@ mod tests {
             OPTIONS[8].uci_line(),
             "option name Repetition type combo default forbid var forbid var draw"
         );
-        assert_eq!(OPTIONS[11].uci_line(), "option name Clear Hash type button");
+        assert_eq!(
+            OPTIONS[9].uci_line(),
+            "option name TablebasePath type string default <empty>"
+        );
+        assert_eq!(OPTIONS[12].uci_line(), "option name Clear Hash type button");
     }
 }
