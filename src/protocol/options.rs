@@ -2,7 +2,7 @@
 
 use super::error::CommandError;
 use crate::engine::{EngineOptions, Strategy};
-use crate::{Repetition, Rules};
+use crate::Repetition;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -158,32 +158,13 @@ impl OptionSpec {
 }
 
 /// Every option value the protocol keeps: the engine's settings and the GUI-only `Ponder` flag.
-#[derive(Clone, Debug)]
+/// The default is what `uci` prints (a test checks the option table against it).
+#[derive(Clone, Debug, Default)]
 pub struct Settings {
     /// What the engine core gets.
     pub engine: EngineOptions,
     /// The `Ponder` option (informational: the GUI decides whether to send `go ponder`).
     pub ponder: bool,
-}
-
-impl Default for Settings {
-    /// The defaults `uci` prints.
-    fn default() -> Settings {
-        Settings {
-            engine: EngineOptions {
-                hash_mb: 16,
-                threads: 1,
-                multi_pv: 1,
-                move_overhead: Duration::from_millis(30),
-                show_wdl: false,
-                strategy: Strategy::Search,
-                seed: 0,
-                rules: Rules::default(),
-                tablebase_path: None,
-            },
-            ponder: false,
-        }
-    }
 }
 
 /// What a successful `setoption` asks the session to do.
