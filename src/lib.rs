@@ -1,7 +1,12 @@
-//! Bagh Chal (tigers and goats): rules, search engine, referee and tablebases.
+//! Bagh Chal (tigers and goats): rules, search engine, protocol, referee and tablebases.
 //!
-//! The rules layer ([`Position`], [`Game`], [`Rules`], notation, [`perft()`]) knows nothing of
-//! search or I/O.
+//! Layers, each knowing only those before it:
+//! - rules: [`Square`], [`Bitboard`], [`Move`], [`Position`], [`Game`], [`Rules`], notation,
+//!   [`perft()`]; no search, no I/O;
+//! - [`tablebase`]: the movement phase solved by retrograde analysis;
+//! - [`engine`] (with [`search`] and [`bench`](mod@bench)): a protocol-free engine core;
+//! - [`protocol`]: the UCI-style text protocol around the engine core;
+//! - [`referee`]: matches between engine processes, with its own rules check.
 
 pub mod bitboard;
 pub mod cli;
@@ -11,13 +16,18 @@ pub mod mv;
 pub mod notation;
 pub mod perft;
 pub mod position;
-pub mod referee;
 pub mod rules;
 pub mod side;
 pub mod square;
-pub mod tablebase;
 pub mod tables;
 mod zobrist;
+
+pub mod bench;
+pub mod engine;
+pub mod protocol;
+pub mod referee;
+pub mod search;
+pub mod tablebase;
 
 pub use bitboard::Bitboard;
 pub use game::Game;
@@ -29,8 +39,3 @@ pub use position::{IllegalMoveError, Position, PositionError};
 pub use rules::{Repetition, Rules};
 pub use side::{Outcome, Side};
 pub use square::Square;
-
-pub mod bench;
-pub mod engine;
-pub mod protocol;
-pub mod search;
