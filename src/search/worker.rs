@@ -117,6 +117,25 @@ impl<'a> Worker<'a> {
         &self.pv[1]
     }
 
+    /// What every node (main search and quiescence) does first: count it, and return its value
+    /// when it is decided without a search: aborted, tigers already won, drawn by repetition, or
+    /// answered by the tablebases.
+    #[inline]
+    fn enter_node(&mut self, position: &Position, ply: usize) -> Option<Value> {
+        self.count_node();
+        if self.aborted {
+            return Some(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if position.is_captures_reached(&self.rules) {
+            return Some(mated_in(ply));
+        }
+        if self.rules.repetition == Repetition::Draw && self.occurred_before(self.path[ply], ply) {
+            return Some(DRAW);
+        }
+        self.probe_tablebase(position, ply)
+    }
+
     /// Counts a node and decides whether to abort.
     #[inline]
     fn count_node(&mut self) {
@@ -202,18 +221,7 @@ impl<'a> Worker<'a> {
         if depth <= 0 {
             return self.quiescence(position, alpha, beta, ply, self.params.goat_evasions);
         }
-        self.count_node();
-        if self.aborted {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if position.is_captures_reached(&self.rules) {
-            return mated_in(ply);
-        }
-        if self.rules.repetition == Repetition::Draw && self.occurred_before(self.path[ply], ply) {
-            return DRAW;
-        }
-        if let Some(value) = self.probe_tablebase(position, ply) {
+        if let Some(value) = self.enter_node(position, ply) {
             return value;
         }
         if ply >= MAX_PLY - 8 {

@@ -2,9 +2,9 @@
 
 use super::Worker;
 use crate::search::eval::{capturable_goats, capture_landings, evaluate};
-use crate::search::score::{mated_in, Value, DRAW, INFINITE, MAX_PLY};
+use crate::search::score::{mated_in, Value, INFINITE, MAX_PLY};
 use crate::tables::JUMPS;
-use crate::{Bitboard, Move, MoveList, Position, Repetition, Side};
+use crate::{Bitboard, Move, MoveList, Position, Side};
 
 impl Worker<'_> {
     /// Quiescence: the tigers try their captures; the goats stand on the evaluation (which
@@ -19,18 +19,7 @@ impl Worker<'_> {
         evasions: i32,
     ) -> Value {
         self.pv[ply].clear();
-        self.count_node();
-        if self.aborted {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if position.is_captures_reached(&self.rules) {
-            return mated_in(ply);
-        }
-        if self.rules.repetition == Repetition::Draw && self.occurred_before(self.path[ply], ply) {
-            return DRAW;
-        }
-        if let Some(value) = self.probe_tablebase(position, ply) {
+        if let Some(value) = self.enter_node(position, ply) {
             return value;
         }
         if position.count_moves(&self.rules) == 0 {
