@@ -1,14 +1,13 @@
-//! The engine core: options, limits, and searches on background threads. Protocol-free: the
-//! protocol layer turns commands into calls here and callbacks into text.
+//! The engine core: the game it plays (the one copy, following the arbiter's moves), options,
+//! and searches on background threads. Protocol-free: the protocol layer turns commands into
+//! calls here and callbacks into text.
 
-use std::fmt;
-use std::path::PathBuf;
-use std::str::FromStr;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
 
-use crate::{Game, Move, Rules};
+use crate::game::Followed;
+use crate::{Game, Move, Outcome, Position};
 
 use crate::search::eval::{terms, TERM_NAMES};
 use crate::search::params::Params;
@@ -17,197 +16,37 @@ use crate::search::tb::{TablebaseSlot, TbProbe};
 use crate::search::thread::{run, SearchContext};
 use crate::search::time::Control;
 use crate::search::tt::TranspositionTable;
-pub use crate::search::{Bound, Score};
+pub use crate::search::{
+    Bound, EngineOptions, Limits, ParseStrategyError, Score, SearchInfo, SearchObserver,
+    SearchResult, Silent, Strategy,
+};
 
-/// Search limits, UCI-style; `None` = no limit of that kind. The search stops at the first limit
-/// reached. With no limit at all (plain `go`) the engine searches to
-/// [`crate::search::thread::DEFAULT_DEPTH`].
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    /// Maximum depth in plies.
-    pub depth: Option<u32>,
-    /// Maximum nodes (of the main thread; the first iteration always completes).
-    pub nodes: Option<u64>,
-    /// Time for this move.
-    pub movetime: Option<Duration>,
-    /// Search until `stop` (the result is held back until then).
-    pub infinite: bool,
-    /// Pondering: search without a time limit until [`Engine::ponderhit`] (then the clock applies)
-    /// or [`Engine::stop`].
-    pub ponder: bool,
-    /// Remaining clock time per side, indexed by `Side::index()` (goats = wtime, tigers = btime).
-    pub time_left: [Option<Duration>; 2],
-    /// Increment per move per side, indexed like `time_left`.
-    pub increment: [Option<Duration>; 2],
-    /// Moves to the next time control.
-    pub moves_to_go: Option<u32>,
-    /// Restrict the root to these moves (empty = all legal moves; illegal ones are ignored, and
-    /// if none is legal all legal moves are searched).
-    pub search_moves: Vec<Move>,
-}
-
-/// How the engine picks moves: a full search, or the weak reference players used to measure
-/// strength.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-pub enum Strategy {
-    /// Iterative-deepening alpha-beta search.
-    #[default]
-    Search,
-    /// A uniformly random legal move (seeded).
-    Random,
-    /// The move with the best static evaluation after one ply.
-    Greedy,
-}
-
-impl fmt::Display for Strategy {
-    /// `search`, `random` or `greedy`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Strategy::Search => "search",
-            Strategy::Random => "random",
-            Strategy::Greedy => "greedy",
-        })
-    }
-}
-
-/// A strategy name other than `search`, `random` or `greedy`.
+/// What a `go` now would do with the engine's game (see [`Engine::search_status`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseStrategyError(pub String);
-
-impl fmt::Display for ParseStrategyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "invalid strategy \"{}\": expected search, random or greedy",
-            self.0
-        )
-    }
+pub enum SearchStatus {
+    /// The game goes on under our rules: a normal search.
+    Ready,
+    /// Our rules call the game over, but the board has moves and an arbiter sent the game
+    /// ([`Engine::set_position`]), so it goes on: the search starts afresh from the current
+    /// position ([`Game::played_on`]).
+    PastOurEnd(Outcome),
+    /// The game is over and the board has no move: no search, no move.
+    Over(Outcome),
+    /// The last position the arbiter sent could not be followed (the reason): no search, no
+    /// move, until a good one arrives.
+    NoGame(String),
 }
 
-impl std::error::Error for ParseStrategyError {}
-
-impl FromStr for Strategy {
-    type Err = ParseStrategyError;
-
-    /// Case-insensitive `search`, `random` or `greedy`.
-    fn from_str(text: &str) -> Result<Strategy, ParseStrategyError> {
-        match text.to_ascii_lowercase().as_str() {
-            "search" => Ok(Strategy::Search),
-            "random" => Ok(Strategy::Random),
-            "greedy" => Ok(Strategy::Greedy),
-            _ => Err(ParseStrategyError(text.to_string())),
-        }
-    }
-}
-
-/// Engine settings (the protocol maps UCI options onto these).
-#[derive(Clone, Debug)]
-pub struct EngineOptions {
-    /// Transposition table size in MB, 1..=4096.
-    pub hash_mb: usize,
-    /// Search threads, 1..=64 (Lazy SMP when > 1).
-    pub threads: usize,
-    /// Lines to report, 1..=64 (capped by the number of legal moves).
-    pub multi_pv: usize,
-    /// Time kept back per move for communication, 0..=5000 ms.
-    pub move_overhead: Duration,
-    /// Whether infos carry win/draw/loss estimates.
-    pub show_wdl: bool,
-    /// How moves are chosen.
-    pub strategy: Strategy,
-    /// Seed for [`Strategy::Random`].
-    pub seed: u64,
-    /// The rule variant of new games.
-    pub rules: Rules,
-    /// Directory of movement-phase tablebase files (`None`: no tables). Opened by
-    /// [`Engine::new`] / [`Engine::set_options`] for `rules`; see [`Engine::tablebase_status`].
-    pub tablebase_path: Option<PathBuf>,
-}
-
-impl Default for EngineOptions {
-    fn default() -> EngineOptions {
-        EngineOptions {
-            hash_mb: 16,
-            threads: 1,
-            multi_pv: 1,
-            move_overhead: Duration::from_millis(30),
-            show_wdl: false,
-            strategy: Strategy::Search,
-            seed: 0,
-            rules: Rules::default(),
-            tablebase_path: None,
-        }
-    }
-}
-
-/// One progress report: one per completed iteration per PV line, and one per aspiration failure.
-#[derive(Clone, Debug)]
-pub struct SearchInfo {
-    /// Iteration depth in plies.
-    pub depth: u32,
-    /// Deepest ply reached.
-    pub seldepth: u32,
-    /// Line number, 1-based.
-    pub multipv: u32,
-    /// Score of the line, side to move's view.
-    pub score: Score,
-    /// Whether the score is exact or a bound.
-    pub bound: Bound,
-    /// Per mille win/draw/loss for the side to move, when `show_wdl`.
-    pub wdl: Option<[u32; 3]>,
-    /// Nodes searched (all threads).
-    pub nodes: u64,
-    /// Time since the search started.
-    pub time: Duration,
-    /// Transposition table use, per mille.
-    pub hashfull: u32,
-    /// Tablebase hits.
-    pub tbhits: u64,
-    /// The line, legal from the root, starting with its first move.
-    pub pv: Vec<Move>,
-}
-
-impl SearchInfo {
-    /// Nodes per second.
-    pub fn nps(&self) -> u64 {
-        (self.nodes as f64 / self.time.as_secs_f64().max(1e-6)) as u64
-    }
-}
-
-/// What a finished search returns.
-#[derive(Clone, Debug)]
-pub struct SearchResult {
-    /// The move to play; `None` only when the root has no legal move.
-    pub best_move: Option<Move>,
-    /// The expected reply.
-    pub ponder_move: Option<Move>,
-    /// The final complete info for the best line (`None` if no search happened).
-    pub info: Option<SearchInfo>,
-}
-
-/// Receives progress while a search runs. Called from the search thread(s).
-pub trait SearchObserver: Send + 'static {
-    /// A progress report.
-    fn on_info(&mut self, info: &SearchInfo);
-    /// The root move now searched (1-based `number`), sent only on long searches.
-    fn on_currmove(&mut self, _depth: u32, _mv: Move, _number: u32) {}
-    /// Called exactly once per `go`, after the search has fully stopped.
-    fn on_finish(&mut self, result: &SearchResult);
-}
-
-/// An observer that ignores everything.
-struct Silent;
-
-impl SearchObserver for Silent {
-    fn on_info(&mut self, _info: &SearchInfo) {}
-    fn on_finish(&mut self, _result: &SearchResult) {}
-}
-
-/// The engine: a game, options, a transposition table and at most one running search.
+/// The engine: its game, options, a transposition table and at most one running search.
 pub struct Engine {
     options: EngineOptions,
     params: Params,
     game: Game,
+    /// Whether an arbiter sent the game ([`Engine::set_position`]): then it goes on past the
+    /// end our rules see, as long as the board has moves.
+    from_arbiter: bool,
+    /// Why the game is not the arbiter's, after a `position` that could not be followed.
+    position_error: Option<String>,
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
     handle: Option<JoinHandle<()>>,
@@ -217,12 +56,14 @@ pub struct Engine {
 impl Engine {
     /// An engine at the start position of `options.rules`.
     pub fn new(options: EngineOptions) -> Engine {
-        let options = clamp_options(options);
+        let options = options.clamped();
         let mut tablebase = TablebaseSlot::default();
         tablebase.update(options.tablebase_path.as_deref(), &options.rules);
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             game: Game::startpos(options.rules),
+            from_arbiter: false,
+            position_error: None,
             control: Arc::new(Control::new(false)),
             handle: None,
             params: Params::default(),
@@ -237,27 +78,19 @@ impl Engine {
     }
 
     /// Applies options; waits for any running search to stop first. Resizes the TT when
-    /// `hash_mb` changes. When the rules change, the game restarts from its start position under
-    /// the new rules, replaying its moves while they stay legal. The tablebases are opened when
-    /// `tablebase_path` or the rules they depend on change (and again after a failed opening);
-    /// check [`Engine::tablebase_status`] afterwards: on an error the engine plays without them.
+    /// `hash_mb` changes. New rules apply to the game as it stands (its moves stay: the arbiter
+    /// played them). The tablebases are opened when `tablebase_path` or the rules they depend
+    /// on change (and again after a failed opening); check [`Engine::tablebase_status`]
+    /// afterwards: on an error the engine plays without them.
     pub fn set_options(&mut self, options: EngineOptions) {
         self.wait();
-        let options = clamp_options(options);
+        let options = options.clamped();
         self.tablebase
             .update(options.tablebase_path.as_deref(), &options.rules);
         if options.hash_mb != self.options.hash_mb {
             self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
         }
-        if options.rules != self.options.rules {
-            let mut game = Game::new(*self.game.start_position(), options.rules);
-            for &mv in self.game.moves() {
-                if game.play(mv).is_err() {
-                    break;
-                }
-            }
-            self.game = game;
-        }
+        self.game.set_rules(options.rules);
         self.options = options;
     }
 
@@ -278,49 +111,120 @@ impl Engine {
         self.params = params;
     }
 
-    /// Clears the transposition table (ucinewgame).
+    /// Clears the transposition table and starts a new game from the start position (the
+    /// arbiter's new game: `ucinewgame`).
     pub fn new_game(&mut self) {
+        self.wait();
+        self.tt.clear();
+        self.set_position(Position::startpos(), &[]);
+    }
+
+    /// Clears the transposition table (the game stays).
+    pub fn clear_hash(&mut self) {
         self.wait();
         self.tt.clear();
     }
 
-    /// The game to search from (its history drives the repetition rule; its rules are the
-    /// ones searched under). Waits for a running search to stop.
+    /// The game an arbiter sent: `start`, then `moves` followed as [`Game::follow_all`] does,
+    /// under our rules. Every move the board allows is played, even where our settings forbid
+    /// it (the returned conflicts say which); the first move the board does not allow ends the
+    /// replay, and then the engine keeps the legal prefix for display but searches nothing
+    /// ([`SearchStatus::NoGame`]) until the next good position. Waits for a running search.
+    pub fn set_position(&mut self, start: Position, moves: &[Move]) -> Followed {
+        self.wait();
+        let mut game = Game::new(start, self.options.rules);
+        let followed = game.follow_all(moves);
+        self.game = game;
+        self.from_arbiter = true;
+        self.position_error = followed
+            .illegal
+            .as_ref()
+            .map(|(index, error)| format!("move {} ({error})", index + 1));
+        followed
+    }
+
+    /// Marks the game as not the arbiter's: a `position` that could not even be read. The game
+    /// stays for display; `go` answers with no move until the next good position.
+    pub fn reject_position(&mut self, reason: String) {
+        self.wait();
+        self.position_error = Some(reason);
+    }
+
+    /// Sets the game directly (library use: its rules are the ones searched under, and a game
+    /// they call over gets no move). Waits for a running search.
     pub fn set_game(&mut self, game: Game) {
         self.wait();
         self.game = game;
+        self.from_arbiter = false;
+        self.position_error = None;
     }
 
-    /// The game searched from.
+    /// The engine's game.
     pub fn game(&self) -> &Game {
         &self.game
     }
 
-    /// Starts searching on background thread(s) and returns at once. A running search is
-    /// stopped and waited for first. At a finished position `on_finish` gets no best move.
+    /// Why the game is not the arbiter's, after a `position` that could not be followed.
+    pub fn position_error(&self) -> Option<&str> {
+        self.position_error.as_deref()
+    }
+
+    /// What `go` would do now.
+    pub fn search_status(&self) -> SearchStatus {
+        if let Some(reason) = &self.position_error {
+            return SearchStatus::NoGame(reason.clone());
+        }
+        match self.game.outcome() {
+            None => SearchStatus::Ready,
+            Some(outcome) if self.from_arbiter && self.game.played_on().is_some() => {
+                SearchStatus::PastOurEnd(outcome)
+            }
+            Some(outcome) => SearchStatus::Over(outcome),
+        }
+    }
+
+    /// The game a search starts from, or `None` when there is nothing to search.
+    fn game_to_search(&self) -> Option<Game> {
+        match self.search_status() {
+            SearchStatus::Ready => Some(self.game.clone()),
+            SearchStatus::PastOurEnd(_) => self.game.played_on(),
+            SearchStatus::Over(_) | SearchStatus::NoGame(_) => None,
+        }
+    }
+
+    /// Starts searching on background thread(s) and returns at once; a running search is
+    /// stopped and waited for first. `on_finish` is called exactly once, held back for `stop`
+    /// (and `ponderhit`) as `limits` ask, with no move when [`Engine::search_status`] says there
+    /// is nothing to search.
     pub fn go(&mut self, limits: Limits, mut observer: Box<dyn SearchObserver>) {
         self.stop();
         self.wait();
         let control = Arc::new(Control::new(limits.ponder));
         self.control = Arc::clone(&control);
         let tt = Arc::clone(&self.tt);
-        let game = self.game.clone();
+        let game = self.game_to_search();
         let options = self.options.clone();
         let params = self.params.clone();
         let tables = self.tablebase.tables().cloned();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
-                let context = SearchContext {
-                    game: &game,
-                    options: &options,
-                    params: &params,
-                    limits: &limits,
-                    tt: &tt,
-                    control: &control,
-                    tablebase: TbProbe::new(tables.as_deref(), game.rules()),
+                let result = match &game {
+                    Some(game) => {
+                        let context = SearchContext {
+                            game,
+                            options: &options,
+                            params: &params,
+                            limits: &limits,
+                            tt: &tt,
+                            control: &control,
+                            tablebase: TbProbe::new(tables.as_deref(), game.rules()),
+                        };
+                        search_guarded(&context, observer.as_mut())
+                    }
+                    None => SearchResult::default(),
                 };
-                let result = run(&context, observer.as_mut());
+                control.hold_result(&limits);
                 control.set_finished();
                 observer.on_finish(&result);
             })
@@ -334,7 +238,7 @@ impl Engine {
     }
 
     /// Turns a ponder search into a normal one with the clock limits of its `Limits`, timed
-    /// from now.
+    /// from now. Does nothing if the search is not pondering.
     pub fn ponderhit(&self) {
         self.control.ponderhit();
     }
@@ -342,6 +246,11 @@ impl Engine {
     /// Whether a search is running (its result not yet delivered).
     pub fn is_searching(&self) -> bool {
         self.handle.is_some() && !self.control.is_finished()
+    }
+
+    /// Whether the running search still waits for `ponderhit`.
+    pub fn is_pondering(&self) -> bool {
+        self.is_searching() && self.control.is_pondering()
     }
 
     /// Blocks until the running search (if any) has finished.
@@ -370,21 +279,26 @@ impl Engine {
         self.wait();
         limits.infinite = false;
         limits.ponder = false;
-        let control = Arc::new(Control::new(limits.ponder));
+        let control = Arc::new(Control::new(false));
         self.control = Arc::clone(&control);
-        let context = SearchContext {
-            game: &self.game,
-            options: &self.options,
-            params: &self.params,
-            limits: &limits,
-            tt: &self.tt,
-            control: &control,
-            tablebase: TbProbe::new(
-                self.tablebase.tables().map(|tables| &**tables),
-                self.game.rules(),
-            ),
+        let result = match self.game_to_search() {
+            Some(game) => {
+                let context = SearchContext {
+                    game: &game,
+                    options: &self.options,
+                    params: &self.params,
+                    limits: &limits,
+                    tt: &self.tt,
+                    control: &control,
+                    tablebase: TbProbe::new(
+                        self.tablebase.tables().map(|tables| &**tables),
+                        game.rules(),
+                    ),
+                };
+                search_guarded(&context, observer)
+            }
+            None => SearchResult::default(),
         };
-        let result = run(&context, observer);
         control.set_finished();
         observer.on_finish(&result);
         result
@@ -405,28 +319,21 @@ impl Drop for Engine {
     }
 }
 
-fn clamp_options(mut options: EngineOptions) -> EngineOptions {
-    options.hash_mb = options.hash_mb.clamp(1, 4096);
-    options.threads = options.threads.clamp(1, 64);
-    options.multi_pv = options.multi_pv.clamp(1, 64);
-    options.move_overhead = options.move_overhead.min(Duration::from_millis(5000));
-    options
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn strategy_text_round_trips() {
-        for strategy in [Strategy::Search, Strategy::Random, Strategy::Greedy] {
-            assert_eq!(strategy.to_string().parse::<Strategy>(), Ok(strategy));
-        }
-        assert_eq!("GREEDY".parse::<Strategy>(), Ok(Strategy::Greedy));
-        let error = "best".parse::<Strategy>().unwrap_err();
-        assert_eq!(
-            error.to_string(),
-            "invalid strategy \"best\": expected search, random or greedy"
-        );
+/// Runs the search; its best move is checked legal, and a search that panics or returns an
+/// illegal move still yields a legal move (logged as an error), so a `go` always gets one.
+fn search_guarded(context: &SearchContext<'_>, observer: &mut dyn SearchObserver) -> SearchResult {
+    let game = context.game;
+    let searched = std::panic::catch_unwind(AssertUnwindSafe(|| run(context, observer)));
+    let mut result = searched.unwrap_or_else(|_| {
+        log::error!("the search panicked; answering with a legal move");
+        SearchResult::default()
+    });
+    if let Some(mv) = result.best_move.filter(|&mv| game.check_move(mv).is_err()) {
+        log::error!("the search chose {mv}, which is illegal here; answering with a legal move");
+        result = SearchResult::default();
     }
+    if result.best_move.is_none() {
+        result.best_move = game.legal_moves().first().copied();
+    }
+    result
 }

@@ -1,5 +1,7 @@
 //! A game: the start position, the moves played, and the repetition rules that need them.
 
+use std::fmt;
+
 use crate::movelist::MoveList;
 use crate::mv::Move;
 use crate::position::{IllegalMoveError, Position};
@@ -8,8 +10,11 @@ use crate::side::Outcome;
 
 /// A position together with the history that led to it, under one rule variant.
 ///
-/// The history starts with the position the game was set up from. Positions are compared for
-/// repetition by board and side to move ([`Position::board_key`]).
+/// The history starts with the position the game was set up from. Both repetition rules compare
+/// the whole game state: board, side to move, goats in hand and goats captured
+/// ([`Position::hash`]). So no state recurs while goats are in hand (every goat move places one),
+/// and a capture never recreates an earlier state (captures only grow): repetition can only act
+/// in the movement phase, between captures.
 #[derive(Clone, Debug)]
 pub struct Game {
     rules: Rules,
@@ -62,29 +67,31 @@ impl Game {
         self.moves.len()
     }
 
-    /// Whether the current position occurred before (board and side to move).
+    /// Whether the current state occurred before (board, side to move, goats in hand and
+    /// captured).
     pub fn is_repeated(&self) -> bool {
-        let key = self.position().board_key();
+        let key = self.position().hash();
         self.positions
             .iter()
             .rev()
             .skip(2)
             .step_by(2)
-            .any(|p| p.board_key() == key)
+            .any(|p| p.hash() == key)
     }
 
-    /// Whether `child`, reached from the current position, recreates a position of the game.
+    /// Whether `child`, reached from the current position, recreates a state of the game.
     fn recreates_earlier(&self, child: &Position) -> bool {
-        let key = child.board_key();
+        let key = child.hash();
         self.positions
             .iter()
             .rev()
             .skip(1)
             .step_by(2)
-            .any(|p| p.board_key() == key)
+            .any(|p| p.hash() == key)
     }
 
-    /// Whether the forbid rule applies to moves from the current position.
+    /// Whether the forbid rule applies to moves from the current position. With goats in hand
+    /// no move can recreate a state, so looking is skipped.
     fn is_forbid_active(&self) -> bool {
         self.rules.repetition == Repetition::Forbid && !self.position().is_placement_phase()
     }
@@ -143,6 +150,47 @@ impl Game {
         Ok(())
     }
 
+    /// Plays `mv` if the board allows it ([`Position::check_board_move`]), even where this
+    /// game's rules would not: the way to follow a game that an arbiter (a GUI, a referee) owns
+    /// and may play under other settings. Says which of our settings the move breaks, if any.
+    ///
+    /// # Errors
+    /// [`IllegalMoveError`] when the board does not allow the move; the game is unchanged.
+    pub fn follow(&mut self, mv: Move) -> Result<Option<RuleConflict>, IllegalMoveError> {
+        let position = *self.position();
+        position.check_board_move(mv)?;
+        let conflict = if self.check_move(mv).is_ok() {
+            None
+        } else if position.is_captures_reached(&self.rules) {
+            Some(RuleConflict::GameOver(Outcome::CapturesReached))
+        } else if self.is_repetition_draw() {
+            Some(RuleConflict::GameOver(Outcome::Repetition))
+        } else if position.check_move(mv, &self.rules).is_err() {
+            Some(RuleConflict::ForcedCapture)
+        } else {
+            Some(RuleConflict::RepetitionForbidden)
+        };
+        self.play_unchecked(mv);
+        Ok(conflict)
+    }
+
+    /// Follows `moves` in turn ([`Game::follow`]) up to the first one the board does not allow,
+    /// which is not played: the one replay policy for a game an arbiter sends.
+    pub fn follow_all(&mut self, moves: &[Move]) -> Followed {
+        let mut followed = Followed::default();
+        for (index, &mv) in moves.iter().enumerate() {
+            match self.follow(mv) {
+                Ok(None) => {}
+                Ok(Some(conflict)) => followed.conflicts.push((index, mv, conflict)),
+                Err(error) => {
+                    followed.illegal = Some((index, error));
+                    break;
+                }
+            }
+        }
+        followed
+    }
+
     /// Plays `mv` if it is legal now.
     ///
     /// # Errors
@@ -160,10 +208,74 @@ impl Game {
         self.moves.push(mv);
     }
 
+    /// Replaces the rule variant; the positions and moves stay as they are (a game that an
+    /// arbiter owns keeps its moves whatever our settings say of them).
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
+    }
+
+    /// When our rules call the game over although the board still has a move (an arbiter
+    /// playing other settings goes on): the current position as a new game, its history
+    /// starting here, under our rules stretched just enough that play can go on (one capture
+    /// more to win when the captures are reached). `None` when the game is not over under our
+    /// rules, or the board has no move either.
+    pub fn played_on(&self) -> Option<Game> {
+        self.outcome()?;
+        let position = *self.position();
+        let mut rules = self.rules;
+        if position.is_captures_reached(&rules) {
+            rules.captures_to_win = (position.goats_captured() + 1).min(Rules::MAX_CAPTURES_TO_WIN);
+        }
+        let game = Game::new(position, rules);
+        game.outcome().is_none().then_some(game)
+    }
+
     /// Takes back the last move, if any.
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.moves.pop()?;
         self.positions.pop();
         Some(mv)
     }
+}
+
+/// One of our settings that a move the board allows breaks (see [`Game::follow`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RuleConflict {
+    /// The game was already over under our rules.
+    GameOver(Outcome),
+    /// A tiger stepped while it could capture, and `ForcedCapture` is on.
+    ForcedCapture,
+    /// The move recreates an earlier state, and `Repetition` is `forbid`.
+    RepetitionForbidden,
+}
+
+impl fmt::Display for RuleConflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleConflict::GameOver(Outcome::CapturesReached) => f.write_str(
+                "the game was already over: the tigers had captured the goats CapturesToWin asks for",
+            ),
+            RuleConflict::GameOver(Outcome::Repetition) => {
+                f.write_str("the game was already over: drawn by repetition under Repetition draw")
+            }
+            RuleConflict::GameOver(outcome) => write!(f, "the game was already over: {outcome}"),
+            RuleConflict::ForcedCapture => {
+                f.write_str("a tiger could capture and ForcedCapture is true")
+            }
+            RuleConflict::RepetitionForbidden => {
+                f.write_str("it recreates an earlier position and Repetition is forbid")
+            }
+        }
+    }
+}
+
+/// What [`Game::follow_all`] met: the moves that break our settings (index, move, setting) and
+/// the first move the board does not allow (index and why), which ends the replay.
+#[derive(Clone, Debug, Default)]
+pub struct Followed {
+    /// Moves played although our settings forbid them, with their index in the list.
+    pub conflicts: Vec<(usize, Move, RuleConflict)>,
+    /// The first move the board does not allow, with its index; it and those after it were
+    /// not played.
+    pub illegal: Option<(usize, IllegalMoveError)>,
 }

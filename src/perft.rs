@@ -2,7 +2,6 @@
 
 use crate::game::Game;
 use crate::mv::Move;
-use crate::rules::Repetition;
 
 /// Number of move sequences of length `depth` from the game's current position. Follows the
 /// repetition rule along each path; a finished position has no moves, so it counts 0 below it.
@@ -12,11 +11,9 @@ pub fn perft(game: &mut Game, depth: u32) -> u64 {
     }
     let rules = *game.rules();
     let position = *game.position();
-    let history_free = match rules.repetition {
-        Repetition::Forbid => position.is_placement_phase(),
-        Repetition::Draw => false,
-    };
-    if history_free {
+    // While goats are in hand no state can recur (every goat move places one), under either
+    // repetition rule: the counts need no history.
+    if position.is_placement_phase() {
         if depth == 1 {
             return u64::from(position.count_moves(&rules));
         }

@@ -196,16 +196,10 @@ impl Position {
         self.goats_in_hand > 0
     }
 
-    /// Zobrist key of the whole position (pieces, side, goats in hand and captured).
+    /// Zobrist key of the whole game state (pieces, side to move, goats in hand and captured):
+    /// the key the transposition table and both repetition rules compare.
     pub const fn hash(&self) -> u64 {
         self.hash
-    }
-
-    /// Key of board and side to move only: the repetition rules compare these.
-    pub const fn board_key(&self) -> u64 {
-        self.hash
-            ^ zobrist::IN_HAND[self.goats_in_hand as usize]
-            ^ zobrist::CAPTURED[self.goats_captured as usize]
     }
 
     /// Whether the tigers have captured enough goats to win.
@@ -319,10 +313,36 @@ impl Position {
     /// # Errors
     /// [`IllegalMoveError`] saying why not.
     pub fn check_move(&self, mv: Move, rules: &Rules) -> Result<(), IllegalMoveError> {
-        let fail = |reason: String| Err(IllegalMoveError { mv, reason });
         if self.is_captures_reached(rules) {
-            return fail("the game is over: the tigers have won".into());
+            return Err(IllegalMoveError {
+                mv,
+                reason: "the game is over: the tigers have won".into(),
+            });
         }
+        self.check_board_move(mv)?;
+        if matches!(mv, Move::Step { .. })
+            && self.side_to_move == Side::Tigers
+            && rules.forced_capture
+            && self.has_capture()
+        {
+            return Err(IllegalMoveError {
+                mv,
+                reason: "a capture is available and captures are forced".into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks that the board allows `mv`, whatever the rule variant: a placement on an empty
+    /// point with a goat in hand, a step of the side to move along a line to an adjacent empty
+    /// point (goats only once none is in hand), or a tiger's jump over a goat to the empty point
+    /// beyond. Forced capture, the number of captures that wins and repetition are not looked
+    /// at: [`Position::check_move`] and [`crate::Game::check_move`] add them.
+    ///
+    /// # Errors
+    /// [`IllegalMoveError`] saying why the board does not allow it.
+    pub fn check_board_move(&self, mv: Move) -> Result<(), IllegalMoveError> {
+        let fail = |reason: String| Err(IllegalMoveError { mv, reason });
         let empty = self.empty();
         let side = self.side_to_move;
         match mv {
@@ -354,9 +374,6 @@ impl Position {
                 }
                 if !empty.contains(to) {
                     return fail(format!("{to} is not empty"));
-                }
-                if side == Side::Tigers && rules.forced_capture && self.has_capture() {
-                    return fail("a capture is available and captures are forced".into());
                 }
             }
             Move::Jump { from, over, to } => {

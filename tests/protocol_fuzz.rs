@@ -205,7 +205,7 @@ fn is_protocol_line(line: &str) -> bool {
         "uciok" | "readyok" => tokens.len() == 1,
         "bestmove" => matches!(tokens.len(), 2 | 4) && (tokens[1] == "0000" || is_move(tokens[1])),
         "Position:" | "Key:" | "Side" | "Goats" | "Rules:" | "Moves" | "Legal" | "Outcome:"
-        | "Nodes" => true,
+        | "Warning:" | "Nodes" => true,
         "a" => line == "  a b c d e",
         _ if tokens.len() == 2 && tokens[0].ends_with(':') => {
             is_move(tokens[0].trim_end_matches(':')) && number(tokens[1])

@@ -79,33 +79,59 @@ fn setoption_applies_good_values_and_rejects_bad_ones_unchanged() {
 }
 
 #[test]
-fn position_is_replaced_only_by_a_valid_command() {
+fn a_bad_position_keeps_the_legal_prefix_and_no_move_is_given_for_it() {
     let (mut session, out) = session();
     assert!(send(&mut session, &out, "position startpos moves c3 a1b1 b3").is_empty());
     assert_eq!(session.game().ply(), 3);
-    let before = session.game().position().to_string();
-    let lines = send(&mut session, &out, "position startpos moves c3 a1b1 c3");
+    // c3 is occupied at index 2: the first two moves are kept, and go gives no move.
+    let lines = send(
+        &mut session,
+        &out,
+        "position startpos moves c3 a1b1 c3 b1a1",
+    );
     assert!(is_error(&lines));
     assert!(
-        lines[0].contains("moves index 2") && lines[0].contains("\"c3\""),
+        lines[0].contains("moves index 2") && lines[0].contains("c3 is not empty"),
         "{lines:?}"
     );
-    assert_eq!(session.game().position().to_string(), before);
-    let lines = send(&mut session, &out, "position startpos moves c3 zz9");
-    assert!(lines[0].contains("\"zz9\""), "{lines:?}");
-    assert!(is_error(&send(
-        &mut session,
-        &out,
-        "position fen T3T/5/5/5/T3T x 20 0"
-    )));
-    assert!(is_error(&send(
-        &mut session,
-        &out,
-        "position fen T3T/5/5/5/T3T g 20"
-    )));
-    assert!(is_error(&send(&mut session, &out, "position")));
-    assert!(is_error(&send(&mut session, &out, "position startpos c3")));
-    assert_eq!(session.game().position().to_string(), before);
+    assert_eq!(session.game().ply(), 2);
+    assert_eq!(session.game().moves()[1].to_string(), "a1b1");
+    let display = send(&mut session, &out, "d");
+    assert!(
+        display.iter().any(|l| l.starts_with("Warning: ")),
+        "{display:?}"
+    );
+    session.handle_line("go depth 3");
+    assert_eq!(wait_bestmove(&out), "bestmove 0000");
+    let lines = out.take();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: no position to search")),
+        "{lines:?}"
+    );
+    // Bad text: the moves before it are kept, the rest ignored.
+    let lines = send(&mut session, &out, "position startpos moves c3 zz9 a1b1");
+    assert!(
+        lines[0].contains("moves index 1") && lines[0].contains("\"zz9\""),
+        "{lines:?}"
+    );
+    assert_eq!(session.game().ply(), 1);
+    // A position that cannot be read at all: the old game stays for display, go gives no move.
+    for bad in [
+        "position fen T3T/5/5/5/T3T x 20 0",
+        "position fen T3T/5/5/5/T3T g 20",
+        "position",
+        "position startpos c3",
+    ] {
+        assert!(send(&mut session, &out, "position startpos").is_empty());
+        assert!(is_error(&send(&mut session, &out, bad)), "{bad}");
+        assert_eq!(session.game().ply(), 0, "{bad}");
+        session.handle_line("go depth 1");
+        assert_eq!(wait_bestmove(&out), "bestmove 0000", "{bad}");
+        out.take();
+    }
+    // The next good position is searched again.
     assert!(send(
         &mut session,
         &out,
@@ -113,34 +139,50 @@ fn position_is_replaced_only_by_a_valid_command() {
     )
     .is_empty());
     assert_eq!(session.game().ply(), 1);
+    session.handle_line("go depth 1");
+    assert_ne!(wait_bestmove(&out), "bestmove 0000");
+    out.take();
     assert!(send(&mut session, &out, "position fen T3T/5/5/5/T3T g 20 0").is_empty());
     assert_eq!(session.game().ply(), 0);
 }
 
 #[test]
-fn rule_changes_replay_the_game_or_are_refused() {
+fn moves_our_settings_forbid_are_played_with_a_warning() {
     let (mut session, out) = session();
-    // Tigers to move can capture a1a3; they played the quiet e1d1, illegal under ForcedCapture.
-    let fen = "T3T/5/5/G4/T3T t 19 0";
     assert!(send(
         &mut session,
         &out,
-        &format!("position fen {fen} moves e1d1")
+        "setoption name ForcedCapture value true"
     )
     .is_empty());
+    // Tigers to move can capture a1a3; the arbiter played the quiet e1d1.
+    let fen = "T3T/5/5/G4/T3T t 19 0";
     let lines = send(
         &mut session,
         &out,
-        "setoption name ForcedCapture value true",
+        &format!("position fen {fen} moves e1d1 c3"),
     );
+    assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(
-        is_error(&lines) && lines[0].contains("\"e1d1\""),
+        lines[0].starts_with("info string warning: moves index 0: e1d1")
+            && lines[0].contains("ForcedCapture"),
         "{lines:?}"
     );
-    assert!(!session.settings().engine.rules.forced_capture);
+    assert_eq!(session.game().ply(), 2);
+    session.handle_line("go depth 2");
+    let best = wait_bestmove(&out);
+    let mv = best.split_whitespace().nth(1).unwrap().parse().unwrap();
+    session.game().check_move(mv).unwrap();
+    out.take();
+    // Changing the rules keeps the arbiter's moves.
+    assert!(send(
+        &mut session,
+        &out,
+        "setoption name ForcedCapture value false"
+    )
+    .is_empty());
     assert!(!session.game().rules().forced_capture);
-    assert_eq!(session.game().ply(), 1);
-    send(&mut session, &out, &format!("position fen {fen}"));
+    assert_eq!(session.game().ply(), 2);
     assert!(send(
         &mut session,
         &out,
@@ -148,18 +190,33 @@ fn rule_changes_replay_the_game_or_are_refused() {
     )
     .is_empty());
     assert!(session.game().rules().forced_capture);
-    let lines = send(
-        &mut session,
-        &out,
-        "position fen T3T/5/5/G4/T3T t 19 0 moves e1d1",
+    assert_eq!(session.game().ply(), 2);
+}
+
+#[test]
+fn a_game_our_rules_call_over_goes_on_when_the_arbiter_plays_on() {
+    let (mut session, out) = session();
+    assert!(send(&mut session, &out, "setoption name CapturesToWin value 1").is_empty());
+    // The tiger captures on a2: our rules end the game, the arbiter's (five to win) do not.
+    let lines = send(&mut session, &out, "position startpos moves a2 a1a3 b2");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string warning: moves index 2: b2")
+            && lines[0].contains("already over"),
+        "{lines:?}"
     );
-    assert!(is_error(&lines), "{lines:?}");
-    assert!(send(
-        &mut session,
-        &out,
-        "position fen T3T/5/5/G4/T3T t 19 0 moves a1a3"
-    )
-    .is_empty());
+    session.handle_line("go depth 3");
+    let best = wait_bestmove(&out);
+    let lines = out.take();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string warning: the game is over under our")),
+        "{lines:?}"
+    );
+    let mv: baghchal::Move = best.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let position = *session.game().position();
+    position.check_board_move(mv).unwrap();
 }
 
 #[test]

@@ -80,18 +80,23 @@ fn ponder_waits_for_ponderhit() {
 #[test]
 fn finished_position_reports_the_reason_and_0000() {
     let (mut session, out) = session();
-    send(&mut session, &out, "setoption name CapturesToWin value 1");
-    send(&mut session, &out, "position fen T3T/5/5/5/T3T g 19 1");
-    let lines = send(&mut session, &out, "go depth 3");
+    // The four tigers in the corners, walled in: no move on the board at all.
+    send(
+        &mut session,
+        &out,
+        "position fen TGGGT/GGGGG/GGGGG/GG1GG/TGGGT t 0 0",
+    );
+    session.handle_line("go depth 3");
+    wait_bestmove(&out);
     assert_eq!(
-        lines,
+        out.take(),
         [
-            "info string game over: tigers win by captures",
+            "info string game over: goats win: tigers blocked",
             "bestmove 0000"
         ]
     );
     let lines = send(&mut session, &out, "go infinite");
-    assert_eq!(lines, ["info string game over: tigers win by captures"]);
+    assert_eq!(lines, ["info string game over: goats win: tigers blocked"]);
     assert_eq!(send(&mut session, &out, "stop"), ["bestmove 0000"]);
 }
 
@@ -113,9 +118,10 @@ fn commands_that_work_during_a_search() {
     let (mut session, out) = session();
     send(&mut session, &out, "go infinite");
     assert_eq!(send(&mut session, &out, "uci").last().unwrap(), "uciok");
+    let lines = send(&mut session, &out, "position startpos moves c3");
     assert!(
-        send(&mut session, &out, "position startpos moves c3").is_empty(),
-        "position is allowed"
+        lines.last().is_some_and(|l| l.starts_with("bestmove ")),
+        "position stops the search, whose bestmove goes out first: {lines:?}"
     );
     assert_eq!(session.game().ply(), 1);
     assert!(send(&mut session, &out, "debug on").is_empty());
@@ -136,7 +142,7 @@ fn commands_that_work_during_a_search() {
 }
 
 #[test]
-fn repetition_draw_is_reported_at_go() {
+fn a_repetition_our_draw_rule_ends_is_played_on_when_the_arbiter_asks() {
     let (mut session, out) = session();
     send(&mut session, &out, "setoption name Repetition value draw");
     // All goats placed; tigers and goats shuffle back and forth to repeat the position.
@@ -147,11 +153,18 @@ fn repetition_draw_is_reported_at_go() {
         &format!("position fen {fen} moves a1b1 a2b2 b1a1 b2a2"),
     );
     assert!(lines.is_empty(), "{lines:?}");
-    let lines = send(&mut session, &out, "go depth 2");
     assert_eq!(
-        lines,
-        ["info string game over: draw by repetition", "bestmove 0000"]
+        session.game().outcome(),
+        Some(baghchal::Outcome::Repetition)
     );
+    let lines = send(&mut session, &out, "go depth 2");
+    assert!(
+        lines[0].starts_with("info string warning: the game is over under our settings (draw"),
+        "{lines:?}"
+    );
+    let best = wait_bestmove(&out);
+    let mv: Move = best.split(' ').nth(1).unwrap().parse().unwrap();
+    session.game().position().check_board_move(mv).unwrap();
 }
 
 /// The moves a fresh session plays with `options` from a few positions.

@@ -220,9 +220,9 @@ fn the_forbid_rule_is_respected_with_history() {
         }
         let result = engine_for(&game, EngineOptions::default()).search_blocking(depth(6));
         let mv = result.best_move.unwrap();
-        let key = game.position().played(mv).board_key();
+        let key = game.position().played(mv).hash();
         assert!(
-            game.positions().iter().all(|p| p.board_key() != key),
+            game.positions().iter().all(|p| p.hash() != key),
             "{mv} repeats"
         );
         assert_line_legal(&game, &result.info.unwrap().pv);

@@ -1,7 +1,8 @@
 //! Protocol lines parsed into typed commands.
 
 use super::error::CommandError;
-use super::go::GoParams;
+use super::go::parse_go;
+use crate::search::Limits;
 use crate::{Move, Position};
 
 /// Most moves a `position` command may list (the game history the engine keeps).
@@ -31,15 +32,21 @@ pub enum Command {
     Register,
     /// `ucinewgame`.
     UciNewGame,
-    /// `position startpos|fen <position string> [moves ...]`.
+    /// `position startpos|fen <position string> [moves ...]`, as far as it could be read.
     Position {
         /// The start position.
         start: Position,
-        /// The moves played from it (syntax checked only).
+        /// The moves played from it, up to the first token that is not a move (syntax checked
+        /// only).
         moves: Vec<Move>,
+        /// The first move token that is not a move, if any (the tokens after it are ignored).
+        bad_move: Option<CommandError>,
     },
+    /// A `position` command that could not be read at all (no start position, too many moves):
+    /// the engine must not go on searching its old game as if it were this one.
+    BadPosition(CommandError),
     /// `go ...` (a search).
-    Go(GoParams),
+    Go(Limits),
     /// `go perft N`.
     Perft(u32),
     /// `stop`.
@@ -111,8 +118,8 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, CommandError> {
         "register" => Command::Register,
         "debug" => parse_debug(rest)?,
         "setoption" => parse_setoption(rest)?,
-        "position" => parse_position(rest)?,
-        "go" => parse_go(rest)?,
+        "position" => parse_position(rest).unwrap_or_else(Command::BadPosition),
+        "go" => parse_go_command(rest)?,
         "bench" => parse_bench(rest)?,
         other => return Err(CommandError::UnknownCommand(other.to_string())),
     };
@@ -197,8 +204,26 @@ fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
             max: MAX_POSITION_MOVES,
         });
     }
-    let moves = parse_moves("moves", move_tokens)?;
-    Ok(Command::Position { start, moves })
+    let mut moves = Vec::with_capacity(move_tokens.len());
+    let mut bad_move = None;
+    for (index, token) in move_tokens.iter().enumerate() {
+        match token.parse::<Move>() {
+            Ok(mv) => moves.push(mv),
+            Err(error) => {
+                bad_move = Some(CommandError::BadMove {
+                    list: "moves",
+                    index,
+                    error,
+                });
+                break;
+            }
+        }
+    }
+    Ok(Command::Position {
+        start,
+        moves,
+        bad_move,
+    })
 }
 
 /// Parses move tokens of the list named `list`.
@@ -217,7 +242,7 @@ pub fn parse_moves(list: &'static str, tokens: &[&str]) -> Result<Vec<Move>, Com
         .collect()
 }
 
-fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
+fn parse_go_command(rest: &[&str]) -> Result<Command, CommandError> {
     match rest {
         ["perft"] => Err(CommandError::MissingValue {
             keyword: "perft".to_string(),
@@ -231,7 +256,7 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
             command: "go perft",
             token: (*extra).to_string(),
         }),
-        _ => Ok(Command::Go(GoParams::parse(rest)?)),
+        _ => Ok(Command::Go(parse_go(rest)?)),
     }
 }
 
@@ -288,8 +313,11 @@ mod tests {
 
     #[test]
     fn position_takes_startpos_or_a_position_string_and_moves() {
-        let Some(Command::Position { start, moves }) =
-            parse("position startpos moves c3 a1b1").unwrap()
+        let Some(Command::Position {
+            start,
+            moves,
+            bad_move: None,
+        }) = parse("position startpos moves c3 a1b1").unwrap()
         else {
             panic!("a position command");
         };
@@ -301,19 +329,30 @@ mod tests {
         assert!(matches!(command, Command::Position { ref moves, .. } if moves.is_empty()));
         assert!(matches!(
             parse("position fen T3T/5 g 20 0"),
-            Err(CommandError::BadPosition(_))
+            Ok(Some(Command::BadPosition(CommandError::BadPosition(_))))
         ));
         assert!(matches!(
-            parse("position startpos moves c3 x"),
-            Err(CommandError::BadMove { index: 1, .. })
+            parse("position"),
+            Ok(Some(Command::BadPosition(CommandError::Missing { .. })))
         ));
+        let Some(Command::Position {
+            moves,
+            bad_move: Some(CommandError::BadMove { index: 1, .. }),
+            ..
+        }) = parse("position startpos moves c3 x a1b1").unwrap()
+        else {
+            panic!("a position command with a bad move");
+        };
+        assert_eq!(moves.len(), 1, "the moves before the bad token are kept");
         let many = format!(
             "position startpos moves{}",
             " c3".repeat(MAX_POSITION_MOVES + 1)
         );
         assert!(matches!(
             parse(&many),
-            Err(CommandError::TooManyMoves { .. })
+            Ok(Some(Command::BadPosition(
+                CommandError::TooManyMoves { .. }
+            )))
         ));
     }
 

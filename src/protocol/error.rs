@@ -4,7 +4,9 @@
 use crate::{IllegalMoveError, ParseMoveError, ParsePositionError};
 use std::fmt;
 
-/// Why a protocol line was rejected. Nothing changes when a line is rejected.
+/// Why a protocol line was rejected. Nothing changes when a line is rejected, except after a
+/// `position` line: the engine then keeps the legal prefix and searches nothing until the next
+/// good one.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum CommandError {
     /// The first token is not a command.
@@ -94,8 +96,9 @@ pub enum CommandError {
         /// The command.
         command: &'static str,
     },
-    /// The option change would make the current game's moves illegal.
-    GameInvalidUnderRules(String),
+    /// `go` after a `position` command that could not be followed (why): the engine has no
+    /// game of the arbiter's to search, and answers `bestmove 0000`.
+    NoPosition(String),
     /// A line longer than the reader accepts.
     LineTooLong {
         /// Length of the line in bytes.
@@ -142,7 +145,11 @@ impl fmt::Display for CommandError {
                 f,
                 "{command} is not allowed while a search, perft or bench runs: send stop first"
             ),
-            GameInvalidUnderRules(reason) => write!(f, "{reason}"),
+            NoPosition(reason) => write!(
+                f,
+                "no position to search: the last position command failed at {reason}; \
+                 answering bestmove 0000 until a good position arrives"
+            ),
             LineTooLong { length, max } => write!(
                 f,
                 "line of {length} bytes ignored: at most {max} are accepted"

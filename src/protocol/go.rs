@@ -1,41 +1,16 @@
-//! The parameters of `go`.
+//! `go`'s parameters, parsed straight into the search's [`Limits`]. Clocks are indexed by
+//! `Side::index()`: goats 0 (`wtime`, `winc`; aliases `gtime`, `ginc`), tigers 1 (`btime`,
+//! `binc`; aliases `ttime`, `tinc`); negative clock values count as zero.
 
 use super::command::{parse_int, parse_moves};
 use super::error::CommandError;
-use crate::Move;
+use crate::search::Limits;
 use std::time::Duration;
 
 /// Largest clock or move time accepted, in milliseconds (about 31 years).
 pub const MAX_TIME_MS: i64 = 1_000_000_000_000;
 /// Largest `go depth`.
 pub const MAX_GO_DEPTH: u32 = crate::search::thread::MAX_DEPTH;
-
-/// What `go` asked for. Clocks are indexed by `Side::index()`: goats 0 (`wtime`, `winc`; aliases
-/// `gtime`, `ginc`), tigers 1 (`btime`, `binc`; aliases `ttime`, `tinc`).
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
-pub struct GoParams {
-    /// Remaining clock time per side; negative values count as zero.
-    pub time_left: [Option<Duration>; 2],
-    /// Increment per move per side.
-    pub increment: [Option<Duration>; 2],
-    /// Moves until the next time control.
-    pub moves_to_go: Option<u32>,
-    /// Exact time to search.
-    pub movetime: Option<Duration>,
-    /// Depth limit in plies.
-    pub depth: Option<u32>,
-    /// Node limit.
-    pub nodes: Option<u64>,
-    /// `mate <moves>`: look for a mate in that many moves (searched as a depth limit of twice
-    /// as many plies).
-    pub mate: Option<u32>,
-    /// Search until `stop`; `bestmove` only after `stop`.
-    pub infinite: bool,
-    /// Ponder: no time limit until `ponderhit`; `bestmove` only after `stop` or `ponderhit`.
-    pub ponder: bool,
-    /// Restrict the root to these moves (syntax checked only).
-    pub search_moves: Vec<Move>,
-}
 
 /// Keywords `go` knows, so `searchmoves` knows where its list ends.
 const KEYWORDS: [&str; 17] = [
@@ -73,111 +48,92 @@ fn millis(keyword: &str, text: &str, min: i64) -> Result<Duration, CommandError>
     Ok(Duration::from_millis(value.max(0) as u64))
 }
 
-impl GoParams {
-    /// Parses the tokens after `go` (not `go perft`).
-    ///
-    /// # Errors
-    /// [`CommandError`] for an unknown keyword, a missing or bad value, or a keyword given twice.
-    pub fn parse(tokens: &[&str]) -> Result<GoParams, CommandError> {
-        let mut params = GoParams::default();
-        let mut seen_flags: Vec<&str> = Vec::new();
-        let mut i = 0;
-        while i < tokens.len() {
-            let keyword = tokens[i];
-            i += 1;
-            match keyword {
-                "infinite" | "ponder" => {
-                    if seen_flags.contains(&keyword) {
-                        return Err(CommandError::Repeated {
-                            keyword: keyword.to_string(),
-                        });
-                    }
-                    seen_flags.push(keyword);
-                    if keyword == "infinite" {
-                        params.infinite = true;
-                    } else {
-                        params.ponder = true;
-                    }
-                    continue;
-                }
-                "searchmoves" => {
-                    if seen_flags.contains(&keyword) {
-                        return Err(CommandError::Repeated {
-                            keyword: keyword.to_string(),
-                        });
-                    }
-                    seen_flags.push(keyword);
-                    let end = tokens[i..]
-                        .iter()
-                        .position(|t| KEYWORDS.contains(t))
-                        .map_or(tokens.len(), |n| i + n);
-                    if end == i {
-                        return Err(CommandError::MissingValue {
-                            keyword: keyword.to_string(),
-                        });
-                    }
-                    params.search_moves = parse_moves("searchmoves", &tokens[i..end])?;
-                    i = end;
-                    continue;
-                }
-                _ => {}
-            }
-            if !KEYWORDS.contains(&keyword) {
-                return Err(CommandError::UnexpectedToken {
-                    command: "go",
-                    token: keyword.to_string(),
-                });
-            }
-            let Some(&value) = tokens.get(i) else {
-                return Err(CommandError::MissingValue {
-                    keyword: keyword.to_string(),
-                });
-            };
-            i += 1;
-            params.set(keyword, value)?;
-        }
-        Ok(params)
-    }
-
-    fn set(&mut self, keyword: &str, value: &str) -> Result<(), CommandError> {
-        let clock = |keyword| millis(keyword, value, i64::MIN);
+/// Parses the tokens after `go` (not `go perft`).
+///
+/// # Errors
+/// [`CommandError`] for an unknown keyword, a missing or bad value, or a keyword given twice.
+pub fn parse_go(tokens: &[&str]) -> Result<Limits, CommandError> {
+    let mut limits = Limits::default();
+    let mut seen_flags: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let keyword = tokens[i];
+        i += 1;
         match keyword {
-            "wtime" | "gtime" => set_once(&mut self.time_left[0], "wtime", clock(keyword)?),
-            "btime" | "ttime" => set_once(&mut self.time_left[1], "btime", clock(keyword)?),
-            "winc" | "ginc" => set_once(&mut self.increment[0], "winc", clock(keyword)?),
-            "binc" | "tinc" => set_once(&mut self.increment[1], "binc", clock(keyword)?),
-            "movetime" => set_once(&mut self.movetime, keyword, millis(keyword, value, 0)?),
-            "movestogo" => {
-                let moves = parse_int(keyword, value, 1, 1_000_000)? as u32;
-                set_once(&mut self.moves_to_go, keyword, moves)
+            "infinite" | "ponder" | "searchmoves" => {
+                if seen_flags.contains(&keyword) {
+                    return Err(CommandError::Repeated {
+                        keyword: keyword.to_string(),
+                    });
+                }
+                seen_flags.push(keyword);
+                match keyword {
+                    "infinite" => limits.infinite = true,
+                    "ponder" => limits.ponder = true,
+                    _ => {
+                        let end = tokens[i..]
+                            .iter()
+                            .position(|t| KEYWORDS.contains(t))
+                            .map_or(tokens.len(), |n| i + n);
+                        if end == i {
+                            return Err(CommandError::MissingValue {
+                                keyword: keyword.to_string(),
+                            });
+                        }
+                        limits.search_moves = parse_moves("searchmoves", &tokens[i..end])?;
+                        i = end;
+                    }
+                }
+                continue;
             }
-            "depth" => {
-                let depth = parse_int(keyword, value, 1, i64::from(MAX_GO_DEPTH))? as u32;
-                set_once(&mut self.depth, keyword, depth)
-            }
-            "nodes" => {
-                let nodes = parse_int(keyword, value, 1, i64::MAX)? as u64;
-                set_once(&mut self.nodes, keyword, nodes)
-            }
-            "mate" => {
-                let moves = parse_int(keyword, value, 1, i64::from(MAX_GO_DEPTH / 2))? as u32;
-                set_once(&mut self.mate, keyword, moves)
-            }
-            // "perft" after other go keywords.
-            _ => Err(CommandError::UnexpectedToken {
+            _ => {}
+        }
+        if !KEYWORDS.contains(&keyword) {
+            return Err(CommandError::UnexpectedToken {
                 command: "go",
                 token: keyword.to_string(),
-            }),
+            });
         }
+        let Some(&value) = tokens.get(i) else {
+            return Err(CommandError::MissingValue {
+                keyword: keyword.to_string(),
+            });
+        };
+        i += 1;
+        set_value(&mut limits, keyword, value)?;
     }
+    Ok(limits)
+}
 
-    /// The depth limit: `depth`, or twice `mate` in plies, whichever is smaller.
-    pub fn depth_limit(&self) -> Option<u32> {
-        let mate_depth = self.mate.map(|moves| moves * 2);
-        match (self.depth, mate_depth) {
-            (Some(depth), Some(mate)) => Some(depth.min(mate)),
-            (depth, mate) => depth.or(mate),
+fn set_value(limits: &mut Limits, keyword: &str, value: &str) -> Result<(), CommandError> {
+    let clock = |keyword| millis(keyword, value, i64::MIN);
+    match keyword {
+        "wtime" | "gtime" => set_once(&mut limits.time_left[0], "wtime", clock(keyword)?),
+        "btime" | "ttime" => set_once(&mut limits.time_left[1], "btime", clock(keyword)?),
+        "winc" | "ginc" => set_once(&mut limits.increment[0], "winc", clock(keyword)?),
+        "binc" | "tinc" => set_once(&mut limits.increment[1], "binc", clock(keyword)?),
+        "movetime" => set_once(&mut limits.movetime, keyword, millis(keyword, value, 0)?),
+        "movestogo" => {
+            let moves = parse_int(keyword, value, 1, 1_000_000)? as u32;
+            set_once(&mut limits.moves_to_go, keyword, moves)
         }
+        "depth" => {
+            let depth = parse_int(keyword, value, 1, i64::from(MAX_GO_DEPTH))? as u32;
+            set_once(&mut limits.depth, keyword, depth)
+        }
+        "nodes" => {
+            let nodes = parse_int(keyword, value, 1, i64::MAX)? as u64;
+            set_once(&mut limits.nodes, keyword, nodes)
+        }
+        "mate" => {
+            let moves = parse_int(keyword, value, 1, i64::from(MAX_GO_DEPTH / 2))? as u32;
+            set_once(&mut limits.mate, keyword, moves)
+        }
+        // "perft" after other go keywords.
+        _ => Err(CommandError::UnexpectedToken {
+            command: "go",
+            token: keyword.to_string(),
+        }),
     }
 }
 
@@ -185,8 +141,8 @@ impl GoParams {
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Result<GoParams, CommandError> {
-        GoParams::parse(&text.split_whitespace().collect::<Vec<_>>())
+    fn parse(text: &str) -> Result<Limits, CommandError> {
+        parse_go(&text.split_whitespace().collect::<Vec<_>>())
     }
 
     #[test]
@@ -278,11 +234,10 @@ mod tests {
     }
 
     #[test]
-    fn mate_is_a_depth_limit_in_moves() {
-        assert_eq!(parse("mate 3").unwrap().depth_limit(), Some(6));
-        assert_eq!(parse("mate 3 depth 4").unwrap().depth_limit(), Some(4));
-        assert_eq!(parse("depth 9").unwrap().depth_limit(), Some(9));
-        assert_eq!(parse("movetime 9").unwrap().depth_limit(), None);
+    fn mate_is_kept_for_the_search() {
+        let limits = parse("mate 3 depth 4").unwrap();
+        assert_eq!((limits.mate, limits.depth), (Some(3), Some(4)));
+        assert_eq!(limits.depth_limit(), Some(4));
     }
 
     #[test]

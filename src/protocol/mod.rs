@@ -14,7 +14,7 @@ pub mod slot;
 
 pub use command::{parse_line, Command};
 pub use error::CommandError;
-pub use go::GoParams;
+pub use go::parse_go;
 pub use io::run;
 pub use output::{Memory, Output, Stdout};
 pub use session::{Flow, Session};

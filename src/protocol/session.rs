@@ -3,13 +3,12 @@
 
 use super::command::{parse_line, Command};
 use super::error::CommandError;
-use super::go::GoParams;
 use super::options::{Effect, Settings, OPTIONS};
 use super::output::{info_string, printable, Output, MAX_MESSAGE_CHARS};
 use super::report::{self, Job};
 use super::slot::{Observer, SearchSlot};
-use crate::engine::{Engine, Limits, SearchResult, TablebaseStatus};
-use crate::{Game, Move, Position, Rules};
+use crate::engine::{Engine, Limits, SearchStatus, TablebaseStatus};
+use crate::{Game, Move, Position};
 use std::sync::Arc;
 
 /// Whether the session goes on after a line.
@@ -21,12 +20,12 @@ pub enum Flow {
     Quit,
 }
 
-/// The engine, the game to search next, the option values, and what runs in the background.
+/// The engine (which owns the game), the option values, and what runs in the background. The
+/// session only translates text into engine calls and results into text.
 pub struct Session {
     out: Arc<dyn Output>,
     engine: Engine,
     settings: Settings,
-    game: Game,
     search: Option<Arc<SearchSlot>>,
     job: Option<Job>,
     debug: bool,
@@ -39,7 +38,6 @@ impl Session {
         Session {
             out,
             engine: Engine::new(settings.engine.clone()),
-            game: Game::startpos(settings.engine.rules),
             settings,
             search: None,
             job: None,
@@ -47,9 +45,15 @@ impl Session {
         }
     }
 
-    /// The game the next `go` searches.
+    /// The engine's game: the one the next `go` searches (unless the last `position` failed;
+    /// see [`Engine::position_error`]).
     pub fn game(&self) -> &Game {
-        &self.game
+        self.engine.game()
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
     }
 
     /// The current option values.
@@ -106,17 +110,23 @@ impl Session {
             Command::UciNewGame => {
                 self.require_idle("ucinewgame")?;
                 self.engine.new_game();
-                self.game = Game::startpos(self.settings.engine.rules);
             }
-            Command::Position { start, moves } => {
-                self.game = build_game(start, &moves, self.settings.engine.rules)?;
+            Command::Position {
+                start,
+                moves,
+                bad_move,
+            } => self.position(start, &moves, bad_move)?,
+            Command::BadPosition(error) => {
+                self.stop_search();
+                self.engine.reject_position(error.to_string());
+                return Err(error);
             }
-            Command::Go(params) => self.go(params)?,
+            Command::Go(limits) => self.go(limits)?,
             Command::Perft(depth) => {
                 self.require_idle("go perft")?;
                 self.job = Some(report::spawn_perft(
                     self.out.clone(),
-                    self.game.clone(),
+                    self.engine.game().clone(),
                     depth,
                 ));
             }
@@ -125,20 +135,23 @@ impl Session {
                 self.job = Some(report::spawn_bench(self.out.clone(), depth));
             }
             Command::Stop => self.stop_search(),
-            Command::PonderHit => {
-                if let Some(slot) = self.search.as_ref().filter(|slot| slot.is_pondering()) {
-                    self.engine.ponderhit();
-                    slot.release(false);
-                }
-            }
+            Command::PonderHit => self.engine.ponderhit(),
             Command::Quit => {
                 self.shutdown();
                 return Ok(Flow::Quit);
             }
-            Command::Display => report::display(self.out.as_ref(), &self.game),
+            Command::Display => {
+                report::display(self.out.as_ref(), self.engine.game());
+                if let Some(reason) = self.engine.position_error() {
+                    self.out.line(&format!(
+                        "Warning: the last position command failed at {}; this is its legal \
+                         prefix, and go answers bestmove 0000 until a good position",
+                        printable(reason, MAX_MESSAGE_CHARS)
+                    ));
+                }
+            }
             Command::Eval => {
                 self.require_idle("eval")?;
-                self.engine.set_game(self.game.clone());
                 report::eval(self.out.as_ref(), &self.engine.eval_terms());
             }
         }
@@ -168,26 +181,9 @@ impl Session {
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), CommandError> {
         self.require_idle("setoption")?;
         let (next, effect) = self.settings.with_option(name, value)?;
-        match effect {
-            Effect::ClearHash => {
-                self.engine.new_game();
-                return Ok(());
-            }
-            Effect::Rules => {
-                let game = build_game(
-                    *self.game.start_position(),
-                    self.game.moves(),
-                    next.engine.rules,
-                )
-                .map_err(|error| {
-                    CommandError::GameInvalidUnderRules(format!(
-                        "the current game is not valid under {}: {error}; send position first",
-                        next.engine.rules
-                    ))
-                })?;
-                self.game = game;
-            }
-            Effect::Apply => {}
+        if effect == Effect::ClearHash {
+            self.engine.clear_hash();
+            return Ok(());
         }
         let tables_changed = next.engine.tablebase_path != self.settings.engine.tablebase_path;
         self.engine.set_options(next.engine.clone());
@@ -212,77 +208,91 @@ impl Session {
         }
     }
 
-    fn go(&mut self, params: GoParams) -> Result<(), CommandError> {
-        self.require_idle("go")?;
-        for (index, &mv) in params.search_moves.iter().enumerate() {
-            self.game
-                .check_move(mv)
-                .map_err(|error| CommandError::IllegalMove {
-                    list: "searchmoves",
-                    index,
-                    error,
-                })?;
+    /// `position`: the engine follows the arbiter's moves (see [`Engine::set_position`]); a
+    /// running search is stopped first (its `bestmove` goes out).
+    fn position(
+        &mut self,
+        start: Position,
+        moves: &[Move],
+        bad_move: Option<CommandError>,
+    ) -> Result<(), CommandError> {
+        self.stop_search();
+        let followed = self.engine.set_position(start, moves);
+        for (index, mv, conflict) in &followed.conflicts {
+            info_string(
+                self.out.as_ref(),
+                &format!(
+                    "warning: moves index {index}: {mv} played as sent, although our settings \
+                     forbid it: {conflict}"
+                ),
+            );
         }
-        let slot = SearchSlot::new(
-            self.out.clone(),
-            self.game.clone(),
-            params.infinite,
-            params.ponder,
-        );
-        self.search = Some(slot.clone());
-        if let Some(outcome) = self.game.outcome() {
-            info_string(self.out.as_ref(), &format!("game over: {outcome}"));
-            slot.finish(&SearchResult {
-                best_move: None,
-                ponder_move: None,
-                info: None,
-            });
-            return Ok(());
-        }
-        let limits = Limits {
-            depth: params.depth_limit(),
-            nodes: params.nodes,
-            movetime: params.movetime,
-            infinite: params.infinite,
-            ponder: params.ponder,
-            time_left: params.time_left,
-            increment: params.increment,
-            moves_to_go: params.moves_to_go,
-            search_moves: params.search_moves,
+        let error = match followed.illegal {
+            Some((index, error)) => Some(CommandError::IllegalMove {
+                list: "moves",
+                index,
+                error,
+            }),
+            None => bad_move,
         };
+        match error {
+            Some(error) => {
+                self.engine.reject_position(error.to_string());
+                Err(error)
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn go(&mut self, limits: Limits) -> Result<(), CommandError> {
+        self.require_idle("go")?;
+        let status = self.engine.search_status();
+        if status == SearchStatus::Ready {
+            for (index, &mv) in limits.search_moves.iter().enumerate() {
+                self.engine
+                    .game()
+                    .check_move(mv)
+                    .map_err(|error| CommandError::IllegalMove {
+                        list: "searchmoves",
+                        index,
+                        error,
+                    })?;
+            }
+        }
+        match &status {
+            SearchStatus::Ready => {}
+            SearchStatus::PastOurEnd(outcome) => info_string(
+                self.out.as_ref(),
+                &format!(
+                    "warning: the game is over under our settings ({outcome}), but the board \
+                     has moves: searching on from the position sent"
+                ),
+            ),
+            SearchStatus::Over(outcome) => {
+                info_string(self.out.as_ref(), &format!("game over: {outcome}"))
+            }
+            SearchStatus::NoGame(reason) => self.error(&CommandError::NoPosition(reason.clone())),
+        }
         if self.debug {
             info_string(
                 self.out.as_ref(),
-                &format!("debug: searching {} with {limits:?}", self.game.position()),
+                &format!(
+                    "debug: searching {} with {limits:?}",
+                    self.engine.game().position()
+                ),
             );
         }
-        self.engine.set_game(self.game.clone());
+        let slot = SearchSlot::new(self.out.clone());
+        self.search = Some(slot.clone());
         self.engine.go(limits, Box::new(Observer::new(slot)));
         Ok(())
     }
 
-    /// `stop`: lifts the holds, stops the engine and waits, so `bestmove` is out when it returns.
+    /// `stop`: stops the engine and waits, so `bestmove` is out when it returns.
     fn stop_search(&mut self) {
-        if let Some(slot) = self.search.take() {
-            slot.release(true);
+        if self.search.take().is_some() {
             self.engine.stop();
             self.engine.wait();
         }
     }
-}
-
-/// The game from `start` through `moves` under `rules`.
-///
-/// # Errors
-/// [`CommandError::IllegalMove`] for the first illegal move, with its index.
-pub fn build_game(start: Position, moves: &[Move], rules: Rules) -> Result<Game, CommandError> {
-    let mut game = Game::new(start, rules);
-    for (index, &mv) in moves.iter().enumerate() {
-        game.play(mv).map_err(|error| CommandError::IllegalMove {
-            list: "moves",
-            index,
-            error,
-        })?;
-    }
-    Ok(game)
 }

@@ -1,8 +1,8 @@
-//! Board keys of the game before the root, for the repetition rules inside the search.
+//! Whole-state keys of the game before the root, for the repetition rules inside the search.
 
 use crate::Game;
 
-/// The board keys of every game position before the current one, with a bit filter that
+/// The keys (whole state: board, side, goats in hand and captured) of every game position before the current one, with a bit filter that
 /// answers most lookups without a search.
 pub struct GameKeys {
     sorted: Vec<u64>,
@@ -15,7 +15,7 @@ impl GameKeys {
         let positions = game.positions();
         let mut sorted: Vec<u64> = positions[..positions.len() - 1]
             .iter()
-            .map(|position| position.board_key())
+            .map(|position| position.hash())
             .collect();
         sorted.sort_unstable();
         sorted.dedup();
@@ -46,8 +46,8 @@ mod tests {
         game.play("c3".parse().unwrap()).unwrap();
         game.play("a1b1".parse().unwrap()).unwrap();
         let keys = GameKeys::new(&game);
-        assert!(keys.contains(game.positions()[0].board_key()));
-        assert!(keys.contains(game.positions()[1].board_key()));
-        assert!(!keys.contains(game.position().board_key()));
+        assert!(keys.contains(game.positions()[0].hash()));
+        assert!(keys.contains(game.positions()[1].hash()));
+        assert!(!keys.contains(game.position().hash()));
     }
 }

@@ -1,7 +1,9 @@
 //! The search: evaluation, transposition table, move ordering, time management and the
 //! iterative-deepening principal variation search with Lazy SMP.
 //!
-//! Everything here is protocol-free; [`crate::engine::Engine`] is the entry point.
+//! Everything here is protocol-free, and knows nothing of the engine that drives it: its inputs
+//! ([`Limits`], [`EngineOptions`]) and outputs ([`SearchInfo`], [`SearchResult`], through a
+//! [`SearchObserver`]) live here; [`crate::engine::Engine`] is the entry point.
 //!
 //! - Scores are from the side to move's view, 100 = one goat; a win is `MATE - plies` and is
 //!   reported as [`Score::Mate`] in moves of the side to move.
@@ -23,8 +25,11 @@
 
 pub mod eval;
 pub mod history;
+pub mod limits;
+pub mod options;
 pub mod ordering;
 pub mod params;
+pub mod report;
 mod root;
 pub mod score;
 pub mod simple;
@@ -34,4 +39,7 @@ pub mod time;
 pub mod tt;
 pub mod worker;
 
+pub use limits::Limits;
+pub use options::{EngineOptions, ParseStrategyError, Strategy};
+pub use report::{SearchInfo, SearchObserver, SearchResult, Silent};
 pub use score::{Bound, Score};

@@ -7,7 +7,10 @@ use std::time::Duration;
 use crate::{Game, Move, Position};
 
 use super::history::GameKeys;
+use super::limits::Limits;
+use super::options::{EngineOptions, Strategy, THREADS};
 use super::params::Params;
+use super::report::{SearchInfo, SearchObserver, SearchResult};
 use super::root::aspiration;
 use super::score::{is_mate, Bound, Score, Value, INFINITE, MATE};
 use super::simple::{greedy_move, guess_reply, random_move};
@@ -16,7 +19,6 @@ use super::tb::TbProbe;
 use super::time::{Control, TimePlan};
 use super::tt::TranspositionTable;
 use super::worker::Worker;
-use crate::engine::{EngineOptions, Limits, SearchInfo, SearchObserver, SearchResult, Strategy};
 
 /// Deepest iteration.
 pub const MAX_DEPTH: u32 = 100;
@@ -81,23 +83,16 @@ impl SearchContext<'_> {
 
     fn max_depth(&self) -> u32 {
         let limits = self.limits;
-        let unlimited = limits.depth.is_none()
+        let unlimited = limits.depth_limit().is_none()
             && limits.nodes.is_none()
             && limits.movetime.is_none()
             && !limits.infinite
             && !limits.ponder
             && limits.time_left[self.game.position().side_to_move().index()].is_none();
-        match limits.depth {
+        match limits.depth_limit() {
             Some(depth) => depth.clamp(1, MAX_DEPTH),
             None if unlimited => DEFAULT_DEPTH,
             None => MAX_DEPTH,
-        }
-    }
-
-    /// Holds the result back while `go infinite` or an unanswered ponder search must go on.
-    fn wait_for_release(&self) {
-        while !self.control.is_stopped() && (self.limits.infinite || self.control.is_pondering()) {
-            std::thread::sleep(Duration::from_millis(1));
         }
     }
 
@@ -145,7 +140,8 @@ impl SearchContext<'_> {
 }
 
 /// Runs a search to completion on the calling thread (helpers on their own threads), reporting
-/// to `observer` (but not calling `on_finish`), and returns its result.
+/// to `observer` (but not calling `on_finish`), and returns its result. It does not wait for
+/// `stop` or `ponderhit`: holding the result is the caller's (see [`Control::hold_result`]).
 pub fn run(context: &SearchContext<'_>, observer: &mut dyn SearchObserver) -> SearchResult {
     let game = context.game;
     let root_moves = context.root_moves();
@@ -187,7 +183,6 @@ pub fn run(context: &SearchContext<'_>, observer: &mut dyn SearchObserver) -> Se
             }
         }
     };
-    context.wait_for_release();
     result
 }
 
@@ -197,7 +192,7 @@ fn search(
     observer: &mut dyn SearchObserver,
 ) -> SearchResult {
     let options = context.options;
-    let threads = options.threads.clamp(1, 64);
+    let threads = THREADS.clamp(options.threads as i64) as usize;
     let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let game_keys = GameKeys::new(context.game);
     let root = *context.game.position();
@@ -219,7 +214,7 @@ fn search(
             if id == 0 { context.limits.nodes } else { None },
             &counters[id],
             &game_keys,
-            root.board_key(),
+            root.hash(),
         )
         .with_tablebase(&context.tablebase)
     };

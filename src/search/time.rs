@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::engine::Limits;
+use super::limits::Limits;
 
 /// Moves to go assumed when the clock gives none.
 const DEFAULT_MOVES_TO_GO: u32 = 25;
@@ -70,11 +70,23 @@ impl Control {
         self.pondering.load(Ordering::Relaxed)
     }
 
-    /// The opponent played the expected move: the clock starts now.
+    /// The opponent played the expected move: the clock starts now. Does nothing unless the
+    /// search is still pondering.
     pub fn ponderhit(&self) {
+        if !self.is_pondering() {
+            return;
+        }
         let now = self.start.elapsed().as_micros() as u64;
         self.clock_start_micros.store(now, Ordering::Relaxed);
         self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// Blocks while the result must wait: until `stop` for `go infinite`, and until `stop` or
+    /// `ponderhit` for a ponder search. The one place a finished search is held back.
+    pub fn hold_result(&self, limits: &Limits) {
+        while !self.is_stopped() && (limits.infinite || self.is_pondering()) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 
     /// Marks the search as finished (just before its result is delivered).

@@ -53,7 +53,7 @@ pub struct Worker<'a> {
     pub nodes: u64,
     /// Deepest ply reached in the current iteration.
     pub seldepth: usize,
-    /// Board keys of the current search path, the root first.
+    /// Whole-state keys of the current search path, the root first.
     path: Vec<u64>,
     game_keys: &'a GameKeys,
     pub(crate) heuristics: Heuristics,
@@ -130,7 +130,10 @@ impl<'a> Worker<'a> {
         if position.is_captures_reached(&self.rules) {
             return Some(mated_in(ply));
         }
-        if self.rules.repetition == Repetition::Draw && self.occurred_before(self.path[ply], ply) {
+        if self.rules.repetition == Repetition::Draw
+            && !position.is_placement_phase()
+            && self.occurred_before(self.path[ply], ply)
+        {
             return Some(DRAW);
         }
         self.probe_tablebase(position, ply)
@@ -165,7 +168,7 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Whether a position with board key `key` at `ply` occurred before on the path or in the game.
+    /// Whether a state with key `key` at `ply` occurred before on the path or in the game.
     pub(crate) fn occurred_before(&self, key: u64, ply: usize) -> bool {
         let mut index = ply;
         while index >= 2 {
@@ -186,7 +189,7 @@ impl<'a> Worker<'a> {
     pub fn legal_moves(&self, position: &Position, ply: usize) -> MoveList {
         let mut moves = position.legal_moves(&self.rules);
         if self.forbid_applies(position) {
-            moves.retain(|mv| !self.occurred_before(position.played(mv).board_key(), ply + 1));
+            moves.retain(|mv| !self.occurred_before(position.played(mv).hash(), ply + 1));
         }
         moves
     }
@@ -201,7 +204,7 @@ impl<'a> Worker<'a> {
         pv_node: bool,
     ) -> Value {
         self.path.truncate(1);
-        self.path.push(child.board_key());
+        self.path.push(child.hash());
         let value = -self.search(child, depth - 1, -beta, -alpha, 1, pv_node);
         self.path.truncate(1);
         value
@@ -297,7 +300,7 @@ impl<'a> Worker<'a> {
                 position.goats_captured(),
             );
             if let Ok(passed) = passed {
-                self.path.push(passed.board_key());
+                self.path.push(passed.hash());
                 self.null_played[ply + 1] = true;
                 let reduction = 2 + depth / 4;
                 let value = -self.search(
@@ -333,7 +336,7 @@ impl<'a> Worker<'a> {
             // Captures are few (each removes a goat), so extending them cannot run away.
             let extension = i32::from(self.params.capture_extension != 0 && mv.is_capture());
             let new_depth = depth - 1 + extension;
-            self.path.push(child.board_key());
+            self.path.push(child.hash());
             let value = if index == 0 {
                 -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {

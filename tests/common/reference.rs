@@ -159,9 +159,13 @@ impl RefPosition {
         self.cells.iter().filter(|&&c| c == cell).count()
     }
 
-    /// Board and side to move: what repetition compares.
-    pub fn same_board(&self, other: &RefPosition) -> bool {
-        self.cells == other.cells && self.goats_to_move == other.goats_to_move
+    /// The whole game state: board, side to move, goats in hand and captured. Both repetition
+    /// rules compare this.
+    pub fn same_state(&self, other: &RefPosition) -> bool {
+        self.cells == other.cells
+            && self.goats_to_move == other.goats_to_move
+            && self.in_hand == other.in_hand
+            && self.captured == other.captured
     }
 
     /// Legal moves ignoring repetition.
@@ -258,20 +262,20 @@ impl RefGame {
         self.history.last().expect("non-empty history")
     }
 
-    /// Whether the current board and side occurred earlier in the game.
+    /// Whether the current state occurred earlier in the game.
     pub fn is_repeated(&self) -> bool {
         let (current, earlier) = self.history.split_last().expect("non-empty history");
-        earlier.iter().any(|p| p.same_board(current))
+        earlier.iter().any(|p| p.same_state(current))
     }
 
-    /// Whether `mv` is forbidden by the forbid rule: all goats placed, and it recreates a board
-    /// and side that occurred in the game.
+    /// Whether `mv` is forbidden by the forbid rule: all goats placed, and it recreates a state
+    /// that occurred in the game.
     pub fn is_forbidden(&self, mv: RefMove) -> bool {
         if self.rules.repetition_draws || self.current().in_hand > 0 {
             return false;
         }
         let next = self.current().play(mv);
-        self.history.iter().any(|p| p.same_board(&next))
+        self.history.iter().any(|p| p.same_state(&next))
     }
 
     /// Legal moves with the repetition rules, and how many the forbid rule removed.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::tablebase::{table_rules_text, Tablebase, TablebaseError};
 use crate::Rules;
 
-/// Whether the engine has tables, as [`crate::engine::Engine::tablebase_status`] reports it.
+/// Whether the engine has tables, as the engine reports it.
 #[derive(Debug, Default)]
 pub enum TablebaseStatus {
     /// No tablebase path is set.

@@ -19,7 +19,8 @@ pub mod root;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crate::engine::{Score, SearchInfo};
+use crate::search::report::SearchInfo;
+use crate::search::score::Score;
 use crate::tablebase::{Tablebase, TbValue, Wdl};
 use crate::{Repetition, Rules};
 

@@ -58,7 +58,7 @@ impl<'a> Worker<'a> {
         for &mv in moves.iter() {
             let child = position.played(mv);
             let value = if self.rules.repetition == Repetition::Draw
-                && self.occurred_before(child.board_key(), ply + 1)
+                && self.occurred_before(child.hash(), ply + 1)
             {
                 DRAW
             } else {

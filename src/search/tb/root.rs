@@ -1,6 +1,7 @@
 //! The root in the tables: rank the root moves by the value they keep, in the actual game.
 
-use crate::engine::{Bound, Score, SearchInfo, SearchObserver, SearchResult};
+use crate::search::report::{SearchInfo, SearchObserver, SearchResult};
+use crate::search::score::{Bound, Score};
 use crate::tablebase::{Tablebase, TbValue, Wdl};
 use crate::{Game, Move, Repetition, Side};
 
@@ -30,7 +31,7 @@ pub fn root_move_value(tables: &Tablebase, game: &Game, mv: Move) -> Option<TbVa
         && game
             .positions()
             .iter()
-            .any(|position| position.board_key() == child.board_key())
+            .any(|position| position.hash() == child.hash())
     {
         return Some(TbValue::DRAW);
     }

@@ -61,7 +61,7 @@ impl Worker<'_> {
                 break;
             }
             let child = position.played(mv);
-            self.path.push(child.board_key());
+            self.path.push(child.hash());
             let next_evasions = evasions - i32::from(goats_to_move);
             let value = -self.quiescence(&child, -beta, -alpha, ply + 1, next_evasions);
             self.path.pop();

@@ -1,0 +1,216 @@
+//! The engine's settings and the one statement of each numeric setting's range and default
+//! (the protocol's option table and the engine's clamping both read these).
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::Rules;
+
+/// An integer setting's range and default.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Range {
+    /// Smallest value.
+    pub min: i64,
+    /// Largest value.
+    pub max: i64,
+    /// Value when nothing is set.
+    pub default: i64,
+}
+
+impl Range {
+    /// `value` moved into the range.
+    pub const fn clamp(self, value: i64) -> i64 {
+        if value < self.min {
+            self.min
+        } else if value > self.max {
+            self.max
+        } else {
+            value
+        }
+    }
+
+    fn clamp_usize(self, value: usize) -> usize {
+        self.clamp(i64::try_from(value).unwrap_or(i64::MAX)) as usize
+    }
+}
+
+/// Transposition table size in MB.
+pub const HASH_MB: Range = Range {
+    min: 1,
+    max: 4096,
+    default: 16,
+};
+/// Search threads (Lazy SMP when more than 1).
+pub const THREADS: Range = Range {
+    min: 1,
+    max: 64,
+    default: 1,
+};
+/// Principal variations reported.
+pub const MULTI_PV: Range = Range {
+    min: 1,
+    max: 64,
+    default: 1,
+};
+/// Milliseconds kept back per move for communication.
+pub const MOVE_OVERHEAD_MS: Range = Range {
+    min: 0,
+    max: 5000,
+    default: 30,
+};
+/// Seed of the random mover, as the protocol offers it (the engine takes any `u64`).
+pub const SEED: Range = Range {
+    min: 0,
+    max: 2_147_483_647,
+    default: 0,
+};
+
+/// How the engine picks moves: a full search, or the weak reference players used to measure
+/// strength.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// Iterative-deepening alpha-beta search.
+    #[default]
+    Search,
+    /// A uniformly random legal move (seeded).
+    Random,
+    /// The move with the best static evaluation after one ply.
+    Greedy,
+}
+
+impl Strategy {
+    /// Every strategy, in the order the protocol lists them.
+    pub const ALL: [Strategy; 3] = [Strategy::Search, Strategy::Random, Strategy::Greedy];
+
+    /// `search`, `random` or `greedy`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Strategy::Search => "search",
+            Strategy::Random => "random",
+            Strategy::Greedy => "greedy",
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A strategy name other than `search`, `random` or `greedy`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseStrategyError(pub String);
+
+impl fmt::Display for ParseStrategyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "invalid strategy \"{}\": expected search, random or greedy",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseStrategyError {}
+
+impl FromStr for Strategy {
+    type Err = ParseStrategyError;
+
+    /// Case-insensitive `search`, `random` or `greedy`.
+    fn from_str(text: &str) -> Result<Strategy, ParseStrategyError> {
+        Strategy::ALL
+            .into_iter()
+            .find(|strategy| strategy.name().eq_ignore_ascii_case(text))
+            .ok_or_else(|| ParseStrategyError(text.to_string()))
+    }
+}
+
+/// Engine settings (the protocol maps its options onto these). Numeric fields keep to their
+/// [`Range`]s: [`EngineOptions::clamped`] moves them in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Transposition table size in MB ([`HASH_MB`]).
+    pub hash_mb: usize,
+    /// Search threads ([`THREADS`]).
+    pub threads: usize,
+    /// Lines to report ([`MULTI_PV`]; capped by the number of legal moves).
+    pub multi_pv: usize,
+    /// Time kept back per move for communication ([`MOVE_OVERHEAD_MS`]).
+    pub move_overhead: Duration,
+    /// Whether infos carry win/draw/loss estimates.
+    pub show_wdl: bool,
+    /// How moves are chosen.
+    pub strategy: Strategy,
+    /// Seed for [`Strategy::Random`] (any value; the protocol offers [`SEED`]).
+    pub seed: u64,
+    /// The rule variant of the engine's game.
+    pub rules: Rules,
+    /// Directory of movement-phase tablebase files (`None`: no tables).
+    pub tablebase_path: Option<PathBuf>,
+}
+
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions {
+            hash_mb: HASH_MB.default as usize,
+            threads: THREADS.default as usize,
+            multi_pv: MULTI_PV.default as usize,
+            move_overhead: Duration::from_millis(MOVE_OVERHEAD_MS.default as u64),
+            show_wdl: false,
+            strategy: Strategy::Search,
+            seed: SEED.default as u64,
+            rules: Rules::default(),
+            tablebase_path: None,
+        }
+    }
+}
+
+impl EngineOptions {
+    /// The options with every numeric setting moved into its range.
+    pub fn clamped(mut self) -> EngineOptions {
+        self.hash_mb = HASH_MB.clamp_usize(self.hash_mb);
+        self.threads = THREADS.clamp_usize(self.threads);
+        self.multi_pv = MULTI_PV.clamp_usize(self.multi_pv);
+        let overhead_ms = i64::try_from(self.move_overhead.as_millis()).unwrap_or(i64::MAX);
+        self.move_overhead = Duration::from_millis(MOVE_OVERHEAD_MS.clamp(overhead_ms) as u64);
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strategy_text_round_trips() {
+        for strategy in Strategy::ALL {
+            assert_eq!(strategy.to_string().parse::<Strategy>(), Ok(strategy));
+        }
+        assert_eq!("GREEDY".parse::<Strategy>(), Ok(Strategy::Greedy));
+        let error = "best".parse::<Strategy>().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "invalid strategy \"best\": expected search, random or greedy"
+        );
+    }
+
+    #[test]
+    fn clamping_keeps_to_the_ranges() {
+        let wild = EngineOptions {
+            hash_mb: 0,
+            threads: 1000,
+            multi_pv: 0,
+            move_overhead: Duration::from_secs(3600),
+            ..EngineOptions::default()
+        }
+        .clamped();
+        assert_eq!(wild.hash_mb, 1);
+        assert_eq!(wild.threads, 64);
+        assert_eq!(wild.multi_pv, 1);
+        assert_eq!(wild.move_overhead, Duration::from_millis(5000));
+        assert_eq!(EngineOptions::default().clamped(), EngineOptions::default());
+    }
+}
