@@ -67,6 +67,12 @@ impl Rules {
     pub const MIN_CAPTURES_TO_WIN: u8 = 1;
     /// Largest allowed `captures_to_win` (all goats).
     pub const MAX_CAPTURES_TO_WIN: u8 = 20;
+    /// The default variant: optional capture, five captures win, repetition forbidden.
+    pub const DEFAULT: Rules = Rules {
+        forced_capture: false,
+        captures_to_win: 5,
+        repetition: Repetition::Forbid,
+    };
 
     /// Checks that `captures_to_win` is in 1..=20.
     ///
@@ -77,8 +83,10 @@ impl Rules {
             Ok(())
         } else {
             Err(format!(
-                "invalid captures to win {}: expected 1..20",
-                self.captures_to_win
+                "invalid captures to win {}: expected {}..{}",
+                self.captures_to_win,
+                Self::MIN_CAPTURES_TO_WIN,
+                Self::MAX_CAPTURES_TO_WIN
             ))
         }
     }
@@ -86,11 +94,7 @@ impl Rules {
 
 impl Default for Rules {
     fn default() -> Rules {
-        Rules {
-            forced_capture: false,
-            captures_to_win: 5,
-            repetition: Repetition::Forbid,
-        }
+        Rules::DEFAULT
     }
 }
 

@@ -2,7 +2,8 @@
 
 use super::error::CommandError;
 use crate::engine::{EngineOptions, Strategy};
-use crate::Repetition;
+use crate::search::options::{Range, HASH_MB, MOVE_OVERHEAD_MS, MULTI_PV, SEED, THREADS};
+use crate::{Repetition, Rules};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -54,22 +55,22 @@ pub struct OptionSpec {
 pub const OPTIONS: [OptionSpec; 13] = [
     OptionSpec {
         name: "Hash",
-        kind: OptionKind::Spin { default: 16, min: 1, max: 4096 },
+        kind: OptionKind::spin(HASH_MB),
         meaning: "transposition table size in MB",
     },
     OptionSpec {
         name: "Threads",
-        kind: OptionKind::Spin { default: 1, min: 1, max: 64 },
+        kind: OptionKind::spin(THREADS),
         meaning: "search threads (Lazy SMP when more than 1)",
     },
     OptionSpec {
         name: "MultiPV",
-        kind: OptionKind::Spin { default: 1, min: 1, max: 64 },
+        kind: OptionKind::spin(MULTI_PV),
         meaning: "principal variations reported (capped by the number of legal moves)",
     },
     OptionSpec {
         name: "Move Overhead",
-        kind: OptionKind::Spin { default: 30, min: 0, max: 5000 },
+        kind: OptionKind::spin(MOVE_OVERHEAD_MS),
         meaning: "milliseconds kept back per move for communication delays",
     },
     OptionSpec {
@@ -89,7 +90,7 @@ pub const OPTIONS: [OptionSpec; 13] = [
     },
     OptionSpec {
         name: "CapturesToWin",
-        kind: OptionKind::Spin { default: 5, min: 1, max: 20 },
+        kind: OptionKind::spin(CAPTURES_TO_WIN),
         meaning: "rule variant: goats the tigers must capture to win",
     },
     OptionSpec {
@@ -109,7 +110,7 @@ pub const OPTIONS: [OptionSpec; 13] = [
     },
     OptionSpec {
         name: "Seed",
-        kind: OptionKind::Spin { default: 0, min: 0, max: 2_147_483_647 },
+        kind: OptionKind::spin(SEED),
         meaning: "seed of the random number generator (Strategy random)",
     },
     OptionSpec {
@@ -118,6 +119,24 @@ pub const OPTIONS: [OptionSpec; 13] = [
         meaning: "clear the transposition table and history tables",
     },
 ];
+
+/// `CapturesToWin`: the range the rules allow, the default rules' value.
+const CAPTURES_TO_WIN: Range = Range {
+    min: Rules::MIN_CAPTURES_TO_WIN as i64,
+    max: Rules::MAX_CAPTURES_TO_WIN as i64,
+    default: Rules::DEFAULT.captures_to_win as i64,
+};
+
+impl OptionKind {
+    /// A `spin` over `range`.
+    const fn spin(range: Range) -> OptionKind {
+        OptionKind::Spin {
+            default: range.default,
+            min: range.min,
+            max: range.max,
+        }
+    }
+}
 
 impl OptionSpec {
     /// The `option name ... type ...` line `uci` prints.
