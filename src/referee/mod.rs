@@ -12,6 +12,7 @@ pub mod merge;
 pub mod openings;
 pub mod outcome;
 pub mod play;
+pub mod process;
 pub mod record;
 pub mod report;
 pub mod resume;
