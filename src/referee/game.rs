@@ -84,6 +84,7 @@ impl GameSetup<'_> {
             result,
             termination,
             reason,
+            time_forfeit: None,
         }
     }
 
@@ -296,6 +297,7 @@ pub fn play_game(
                     score: reply.score,
                     depth: reply.depth,
                     time_ms: Some(u64::try_from(reply.elapsed.as_millis()).unwrap_or(u64::MAX)),
+                    allowed_ms: None,
                 });
                 if let Some(score) = reply.score {
                     scores[side.index()].push(score.as_centi());

@@ -22,3 +22,4 @@ pub mod spec;
 pub mod stats;
 pub mod tb_adjudication;
 pub mod time_control;
+pub mod timing;

@@ -15,6 +15,7 @@ use super::schedule::{schedule, ScheduleConfig, ScheduledGame};
 use super::spec::{parse_engines, EngineSpec};
 use super::stats::Sprt;
 use super::tb_adjudication::{TbAdjudicator, TbResults};
+use super::timing::{engine_timing, timing_lines};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -373,6 +374,18 @@ pub fn play(args: &MatchArgs, stop: &AtomicBool, mut console: Console) -> Result
         for line in ranking_lines(&output.records) {
             output.console.line(&line);
         }
+    }
+    for line in timing_lines(&output.records) {
+        output.console.line(&line);
+    }
+    let forfeits: u64 = engine_timing(&output.records)
+        .iter()
+        .map(|t| t.time_forfeits)
+        .sum();
+    if forfeits > 0 {
+        output.console.note(&format!(
+            "referee: {forfeits} time forfeits; engines overrun their time on a machine busy with other work: check the Time lines before trusting the results"
+        ));
     }
     if let Some(error) = output.io_error {
         return Err(error);
