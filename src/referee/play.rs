@@ -137,7 +137,7 @@ impl Sink for Output {
         self.console.line(&line);
     }
 
-    fn finished(&mut self, record: &GameRecord) -> bool {
+    fn finished(&mut self, record: &GameRecord, unusable: Option<crate::Side>) -> bool {
         self.console.line(&finished_line(record));
         let mut write = |file: &mut Option<File>, text: String| {
             if let Some(file) = file {
@@ -162,14 +162,9 @@ impl Sink for Output {
         if self.io_error.is_some() {
             return false;
         }
-        if record.termination.is_fault() && !self.recover {
-            let side = if record.result.points_for(crate::Side::Goats) == 0.0 {
-                crate::Side::Goats
-            } else {
-                crate::Side::Tigers
-            };
+        if let (Some(side), false) = (unusable, self.recover) {
             self.fault = Some(format!(
-                "engine \"{}\" ({side}) lost game {} by {}: {}; stopping (use --recover to restart faulty engines and go on)",
+                "engine \"{}\" ({side}) lost game {} by {} and is unusable: {}; stopping (use --recover to restart such engines and go on)",
                 record.engine(side),
                 record.number,
                 record.termination,
