@@ -1,6 +1,8 @@
 //! Black-box tests of the referee binary against the mock engine: faults give the right
-//! terminations and exit codes, `--recover` goes on, no process is left behind, records
-//! round-trip, resume and shards + merge reproduce one run, concurrency does not change results.
+//! terminations and exit codes, only engines left unusable stop the run (or are restarted with
+//! `--recover`), stale output is never taken as a move, no process (nor a child of one) is left
+//! behind, records round-trip, resume and shards + merge reproduce one run, concurrency does not
+//! change results.
 
 use baghchal::referee::outcome::Termination;
 use baghchal::referee::record::{read_records, GameRecord};
@@ -44,27 +46,23 @@ fn mock(name: &str, seed: u64, flags: &[&str]) -> Vec<String> {
     args
 }
 
-/// A two-engine match of mock engines; returns the output and the JSON records.
+/// A two-engine match of mock engines (stall and handshake timeouts 300 ms unless `extra` sets
+/// them); returns the output and the JSON records.
 fn play(dir: &Path, tag: &str, b_flags: &[&str], extra: &[&str]) -> (Output, Vec<GameRecord>) {
     let json = dir.join(format!("{tag}.jsonl"));
     let mut args = mock("A", 1, &[]);
     args.extend(mock("B", 2, b_flags));
     args.extend(
-        [
-            "-each",
-            "depth=1",
-            "-seed",
-            "5",
-            "-stall-timeout",
-            "300",
-            "-handshake-timeout",
-            "300",
-            "-jsonout",
-            json.to_str().unwrap(),
-        ]
-        .iter()
-        .map(|s| s.to_string()),
+        ["-each", "depth=1", "-seed", "5", "-jsonout"]
+            .iter()
+            .map(|s| s.to_string()),
     );
+    args.push(json.to_str().unwrap().to_string());
+    for timeout in ["-stall-timeout", "-handshake-timeout"] {
+        if !extra.contains(&timeout) {
+            args.extend([timeout.to_string(), "300".to_string()]);
+        }
+    }
     args.extend(extra.iter().map(|s| s.to_string()));
     let arg_refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let output = referee(&arg_refs);
@@ -76,6 +74,17 @@ fn play(dir: &Path, tag: &str, b_flags: &[&str], extra: &[&str]) -> (Output, Vec
     (output, records)
 }
 
+/// The records without thinking times, which differ from run to run.
+fn without_times(records: &[GameRecord]) -> Vec<GameRecord> {
+    let mut records = records.to_vec();
+    for record in &mut records {
+        for played in &mut record.moves {
+            played.time_ms = None;
+        }
+    }
+    records
+}
+
 #[cfg(target_os = "linux")]
 fn processes_with(tag: &str) -> usize {
     std::fs::read_dir("/proc")
@@ -85,42 +94,97 @@ fn processes_with(tag: &str) -> usize {
         .count()
 }
 
+/// Whether process `pid` is alive and is one of ours (its command line has `tag`): a zombie, or
+/// a pid now used by another program, is not.
+#[cfg(target_os = "linux")]
+fn is_alive(pid: u32, tag: &str) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    // The state follows the command name in parentheses, which may itself hold ") ".
+    let state = stat
+        .rsplit_once(") ")
+        .and_then(|(_, rest)| rest.chars().next());
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    state != Some('Z') && String::from_utf8_lossy(&cmdline).contains(tag)
+}
+
+/// Waits (up to a minute: SIGKILL takes effect asynchronously) until none of `pids` is alive;
+/// returns those still alive.
+#[cfg(target_os = "linux")]
+fn survivors(pids: &[u32], tag: &str) -> Vec<u32> {
+    for _ in 0..600 {
+        if pids.iter().all(|&pid| !is_alive(pid, tag)) {
+            return Vec::new();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    pids.iter()
+        .copied()
+        .filter(|&pid| is_alive(pid, tag))
+        .collect()
+}
+
+/// The process ids a mock engine appended to `path`.
+fn pids_in(path: &Path) -> Vec<u32> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|line| line.trim().parse().unwrap())
+        .collect()
+}
+
 #[test]
-fn each_misbehaviour_gives_its_termination_and_stops_without_recover() {
+fn engines_left_unusable_give_their_termination_and_stop_the_run_without_recover() {
     let dir = temp_dir("faults");
-    for (flags, termination, needle) in [
+    let timed = ["-rounds", "2", "-each", "tc=0.2+0"];
+    for (flags, extra, termination, needle) in [
         (
             &["--behaviour=crash", "--after=2"][..],
+            &["-rounds", "2"][..],
             Termination::Disconnect,
-            "disconnect",
+            "disconnect: crashed: exit status 1",
+        ),
+        (
+            &["--behaviour=segfault", "--after=1"][..],
+            &["-rounds", "2"][..],
+            Termination::Disconnect,
+            "disconnect: crashed: killed by signal 11 (SIGSEGV)",
         ),
         (
             &["--behaviour=exit-on-go"][..],
+            &["-rounds", "2"][..],
             Termination::Disconnect,
-            "disconnect",
+            "crashed: exit status 1",
         ),
         (
             &["--behaviour=stall", "--after=1"][..],
+            &["-rounds", "2"][..],
             Termination::Stall,
             "no bestmove within 3",
         ),
         (
+            // Timed: lost on time, and unusable because not even `stop` brings an answer.
+            &["--behaviour=stall", "--after=1"][..],
+            &timed[..],
+            Termination::TimeForfeit,
+            "ms allowed, nor within 3",
+        ),
+        (
             &["--behaviour=no-uciok"][..],
+            &["-rounds", "2"][..],
             Termination::Stall,
             "no uciok within 3",
         ),
         (
-            &["--behaviour=illegal", "--after=3"][..],
-            Termination::IllegalMove,
-            "only goats are placed",
-        ),
-        (
-            &["--behaviour=malformed", "--after=1"][..],
-            Termination::IllegalMove,
-            "malformed move \"xyz!\"",
+            // The isready barrier before a go.
+            &["--behaviour=no-readyok", "--after=2"][..],
+            &timed[..],
+            Termination::Stall,
+            "no readyok within 3",
         ),
     ] {
-        let (output, records) = play(&dir, "fault", flags, &["-rounds", "2"]);
+        let (output, records) = play(&dir, "fault", flags, extra);
         assert_eq!(
             output.status.code(),
             Some(3),
@@ -128,7 +192,7 @@ fn each_misbehaviour_gives_its_termination_and_stops_without_recover() {
             stderr(&output)
         );
         assert!(
-            stderr(&output).contains("engine \"B\""),
+            stderr(&output).contains("engine \"B\" (tigers) lost game 1"),
             "{}",
             stderr(&output)
         );
@@ -158,29 +222,85 @@ fn each_misbehaviour_gives_its_termination_and_stops_without_recover() {
 }
 
 #[test]
-fn late_answers_lose_on_time_and_recover_goes_on() {
-    let dir = temp_dir("recover");
-    let (output, records) = play(
-        &dir,
-        "late",
-        &["--behaviour=late", "--delay-ms=150"],
-        &["-each", "tc=0.1+0", "-recover", "-rounds", "2"],
-    );
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert_eq!(records.len(), 4);
-    for record in &records {
-        assert_eq!(
-            record.termination,
+fn late_and_illegal_answers_lose_the_game_but_the_run_goes_on_with_the_same_engine() {
+    let dir = temp_dir("ordinary");
+    for (tag, flags, extra, termination) in [
+        (
+            "late",
+            &["--behaviour=late", "--delay-ms=150"][..],
+            // Generous handshake timeout: it bounds the wait for bestmove after stop.
+            &["-each", "tc=0.1+0", "-handshake-timeout", "5000"][..],
             Termination::TimeForfeit,
-            "{}",
-            record.reason
-        );
-        assert_eq!(record.points_of("A"), Some(1.0));
+        ),
+        (
+            "illegal",
+            &["--behaviour=illegal", "--after=3"][..],
+            &[][..],
+            Termination::IllegalMove,
+        ),
+        (
+            "malformed",
+            &["--behaviour=malformed", "--after=1"][..],
+            &[][..],
+            Termination::IllegalMove,
+        ),
+    ] {
+        let pids = dir.join(format!("{tag}.pids"));
+        let pid_flag = format!("--pid-file={}", pids.display());
+        let mut b_flags = flags.to_vec();
+        b_flags.push(&pid_flag);
+        let mut args = vec!["-rounds", "2"];
+        args.extend(extra);
+        let (output, records) = play(&dir, tag, &b_flags, &args);
+        assert_eq!(output.status.code(), Some(0), "{tag}: {}", stderr(&output));
+        assert_eq!(records.len(), 4, "{tag}");
+        for record in &records {
+            assert_eq!(record.termination, termination, "{}", record.reason);
+            assert_eq!(record.points_of("A"), Some(1.0));
+        }
+        assert_eq!(pids_in(&pids).len(), 1, "{tag}: B was never restarted");
     }
+    // The time forfeits are recorded with the time used and allowed, and summed up per engine.
+    let records = read_records(dir.join("late.jsonl").to_str().unwrap()).unwrap();
+    for record in &records {
+        let forfeit = record
+            .time_forfeit
+            .expect("a time forfeit records its times");
+        assert!(forfeit.time_ms > forfeit.allowed_ms, "{forfeit:?}");
+        assert!(forfeit.allowed_ms <= 100, "{forfeit:?}");
+        assert!(record.reason.contains("ms allowed"), "{}", record.reason);
+    }
+    let (output, _) = play(
+        &dir,
+        "late-again",
+        &["--behaviour=late", "--delay-ms=150"],
+        &["-each", "tc=0.1+0", "-handshake-timeout", "5000"],
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains("Time of B: 2 timed answers, time forfeits 2, largest overrun "),
+        "{text}"
+    );
+    assert!(text.contains("Time of A: "), "{text}");
+    assert!(
+        stderr(&output).contains("referee: 2 time forfeits"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn recover_restarts_crashed_engines_and_goes_on() {
+    let dir = temp_dir("recover");
+    let pids = dir.join("crash.pids");
     let (output, records) = play(
         &dir,
         "crash",
-        &["--behaviour=crash", "--after=1"],
+        &[
+            "--behaviour=crash",
+            "--after=1",
+            &format!("--pid-file={}", pids.display()),
+        ],
         &["-recover", "-rounds", "3"],
     );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -190,13 +310,107 @@ fn late_answers_lose_on_time_and_recover_goes_on() {
         .all(|r| r.termination == Termination::Disconnect));
     let text = stdout(&output);
     assert!(
-        text.contains("Finished game 6 (B vs A): 0-1 {Goats lose: disconnect"),
+        text.contains(
+            "Finished game 6 (B vs A): 0-1 {Goats lose: disconnect: crashed: exit status 1}"
+        ),
         "{text}"
     );
     assert!(
         text.contains("Score of A vs B: 6 - 0 - 0  [1.000] 6"),
         "{text}"
     );
+    assert_eq!(pids_in(&pids).len(), 6, "B is restarted after each crash");
+}
+
+#[test]
+fn stale_bestmoves_are_drained_and_never_played() {
+    let dir = temp_dir("stale");
+    let pgn = dir.join("stale.pgn");
+    let (output, records) = play(
+        &dir,
+        "stale",
+        &["--behaviour=extra-bestmove"],
+        &[
+            "-rounds",
+            "2",
+            "-each",
+            "tc=30+0.1",
+            "-pgnout",
+            pgn.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(records.len(), 4);
+    for record in &records {
+        assert!(
+            matches!(
+                record.termination,
+                Termination::Normal | Termination::Adjudication
+            ),
+            "{}",
+            record.reason
+        );
+        // Every engine move has its time and the allowance in force.
+        for played in record.moves.iter().filter(|m| !m.book) {
+            assert!(played.time_ms.is_some() && played.allowed_ms.is_some());
+        }
+    }
+    // Every move answered its own go: it carries the score of that search's info line.
+    for record in read_records(pgn.to_str().unwrap()).unwrap() {
+        assert!(
+            record.moves.iter().all(|m| m.book || m.depth == Some(1)),
+            "{record:?}"
+        );
+    }
+    assert!(
+        stderr(&output).contains("stale line ignored"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_crashed_engines_children_are_killed_and_the_reason_names_the_exit() {
+    let dir = temp_dir("children");
+    let tag = format!("--tag=orphan-{}", std::process::id());
+    for (behaviour, needle) in [
+        ("crash", "Tigers lose: disconnect: crashed: exit status 1"),
+        (
+            "segfault",
+            "Tigers lose: disconnect: crashed: killed by signal 11",
+        ),
+    ] {
+        for holds_output in [false, true] {
+            let name = format!("{behaviour}-{holds_output}");
+            let pids = dir.join(format!("{name}.pids"));
+            let mut flags = vec![
+                format!("--behaviour={behaviour}"),
+                "--after=1".to_string(),
+                format!("--spawn-child={}", pids.display()),
+                tag.clone(),
+            ];
+            if holds_output {
+                // The child keeps the pipe open: the crash shows as the engine's exit, not as
+                // the end of its output.
+                flags.push("--child-holds-output".to_string());
+            }
+            let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+            let (output, records) = play(&dir, &name, &flags, &["-rounds", "1", "-recover"]);
+            assert_eq!(output.status.code(), Some(0), "{name}: {}", stderr(&output));
+            assert_eq!(records.len(), 2, "{name}");
+            let tigers_game = &records[0];
+            assert_eq!(tigers_game.termination, Termination::Disconnect);
+            assert!(
+                tigers_game.reason.starts_with(needle),
+                "{name}: {}",
+                tigers_game.reason
+            );
+            let children = pids_in(&pids);
+            assert_eq!(children.len(), 2, "{name}: one child per start of B");
+            assert_eq!(survivors(&children, &tag), Vec::<u32>::new(), "{name}");
+        }
+    }
 }
 
 #[test]
@@ -239,7 +453,7 @@ fn results_do_not_depend_on_concurrency() {
     let dir = temp_dir("concurrency");
     let (one, serial) = play(&dir, "one", &[], &["-rounds", "4"]);
     let (three, parallel) = play(&dir, "three", &[], &["-rounds", "4", "-concurrency", "3"]);
-    assert_eq!(serial, parallel);
+    assert_eq!(without_times(&serial), without_times(&parallel));
     assert_eq!(serial.len(), 8);
     let finished = |output: &Output| -> Vec<String> {
         stdout(output)
@@ -284,7 +498,7 @@ fn shards_and_merge_equal_one_run_and_resume_completes_a_run() {
         "{}",
         stdout(&output)
     );
-    assert_eq!(resumed, whole);
+    assert_eq!(without_times(&resumed), without_times(&whole));
     // Records of another schedule (other openings) are refused.
     let openings = dir.join("openings.txt");
     std::fs::write(&openings, "moves c3 a1b2\nmoves b3 e5d4\n").unwrap();
@@ -410,18 +624,26 @@ fn bad_command_lines_fail_before_anything_starts() {
 fn no_engine_is_left_behind_after_quit_refusal_or_interrupt() {
     let dir = temp_dir("leftovers");
     let tag = format!("--tag=leftover-{}", std::process::id());
+    let children = dir.join("children.pids");
+    let child_flag = format!("--spawn-child={}", children.display());
     let (output, records) = play(
         &dir,
         "stubborn",
-        &["--behaviour=ignore-quit", &tag],
+        &["--behaviour=ignore-quit", &tag, &child_flag],
         &["-rounds", "1"],
     );
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(records.len(), 2);
+    assert_eq!(pids_in(&children).len(), 1);
+    assert_eq!(survivors(&pids_in(&children), &tag), Vec::<u32>::new());
     assert_eq!(processes_with(&tag), 0);
     // Ctrl-C in the middle of a match: exit 130, complete records only, engines gone.
     let json = dir.join("interrupted.jsonl");
-    let mut args = mock("A", 1, &[&tag, "--behaviour=late", "--delay-ms=5"]);
+    let mut args = mock(
+        "A",
+        1,
+        &[&tag, "--behaviour=late", "--delay-ms=5", &child_flag],
+    );
     args.extend(mock("B", 2, &[&tag]));
     args.extend(
         [
@@ -459,6 +681,7 @@ fn no_engine_is_left_behind_after_quit_refusal_or_interrupt() {
     assert!(records
         .iter()
         .all(|r| r.termination != Termination::Interrupt));
+    assert_eq!(survivors(&pids_in(&children), &tag), Vec::<u32>::new());
     assert_eq!(processes_with(&tag), 0);
     // The records so far are valid: resuming completes the match.
     let output = Command::new(REFEREE)
@@ -474,5 +697,6 @@ fn no_engine_is_left_behind_after_quit_refusal_or_interrupt() {
         .collect();
     numbers.sort_unstable();
     assert_eq!(numbers, (1..=24).collect::<Vec<u64>>());
+    assert_eq!(survivors(&pids_in(&children), &tag), Vec::<u32>::new());
     assert_eq!(processes_with(&tag), 0);
 }

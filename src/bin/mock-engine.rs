@@ -2,13 +2,21 @@
 //! for the same position and seed), and misbehaves on demand so that the referee's fault
 //! handling can be tested.
 //!
-//! `mock-engine [--seed N] [--behaviour B] [--after N] [--delay-ms MS] [--score CP] [--tag T]`
-//! where B is one of: normal, crash (exit at the go after N moves of a game), stall (never answer from
-//! that go on), late (sleep delay-ms before every bestmove), illegal (answer an illegal move),
-//! malformed (answer "bestmove xyz!"), garbage (print junk lines before every bestmove, still
-//! playing legal moves), no-uciok (never answer uci), exit-on-go (exit at the first go),
-//! ignore-quit (keep running after quit and end of input). `--tag` is ignored: tests use it to
-//! find leftover processes.
+//! `mock-engine [--seed N] [--behaviour B] [--after N] [--delay-ms MS] [--score CP] [--tag T]
+//! [--pid-file PATH] [--spawn-child PATH [--child-holds-output]]`
+//! where B is one of: normal, crash (exit with status 1 at the go after N moves of a game),
+//! segfault (die by SIGSEGV there), stall (never answer from that go on), no-readyok (never
+//! answer isready once N moves of a game are played), late (sleep delay-ms before every
+//! bestmove), illegal (answer an illegal move), malformed (answer "bestmove xyz!"), garbage
+//! (print junk lines before every bestmove, still playing legal moves), extra-bestmove (after
+//! every bestmove, a second, unsolicited one: another legal move of the same position),
+//! no-uciok (never answer uci), exit-on-go (exit at the first go), ignore-quit (keep running
+//! after quit and end of input).
+//!
+//! `--pid-file` appends the mock's process id to PATH at start. `--spawn-child` starts a child
+//! that sleeps for ten minutes, in the mock's process group, and appends the child's id to PATH;
+//! with `--child-holds-output` the child keeps the mock's stdout open. `--tag` is ignored (and
+//! passed to the child): tests use it to find leftover processes.
 
 use baghchal::{Game, Move, Position, Rules};
 use clap::{Parser, ValueEnum};
@@ -30,6 +38,12 @@ enum Behaviour {
     NoUciok,
     ExitOnGo,
     IgnoreQuit,
+    Segfault,
+    NoReadyok,
+    ExtraBestmove,
+    /// The child started by `--spawn-child`: sleeps, says nothing.
+    #[value(hide = true)]
+    Child,
 }
 
 #[derive(Parser)]
@@ -52,6 +66,67 @@ struct Args {
     score: i32,
     #[arg(long)]
     tag: Option<String>,
+    /// Append this process's id to this file at start.
+    #[arg(long)]
+    pid_file: Option<String>,
+    /// Start a sleeping child in this process group and append its id to this file.
+    #[arg(long)]
+    spawn_child: Option<String>,
+    /// The child keeps this process's stdout open.
+    #[arg(long)]
+    child_holds_output: bool,
+}
+
+fn append_pid(path: &str, pid: u32) {
+    let written = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut file| writeln!(file, "{pid}"));
+    if let Err(error) = written {
+        eprintln!("mock-engine: cannot write \"{path}\": {error}");
+    }
+}
+
+/// Starts the sleeping child (same process group: the default for a child).
+fn spawn_child(args: &Args, path: &str) {
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
+    let mut command = std::process::Command::new(exe);
+    command.arg("--behaviour=child");
+    if let Some(tag) = &args.tag {
+        command.arg(format!("--tag={tag}"));
+    }
+    command
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    if !args.child_holds_output {
+        command.stdout(std::process::Stdio::null());
+    }
+    match command.spawn() {
+        Ok(child) => append_pid(path, child.id()),
+        Err(error) => eprintln!("mock-engine: cannot start a child: {error}"),
+    }
+}
+
+/// Dies by SIGSEGV (without a core file).
+fn segfault() -> ! {
+    #[cfg(unix)]
+    {
+        // SAFETY: resets the handler Rust installs for stack overflows, lowers the core file
+        // limit, then raises the signal: this process ends here.
+        unsafe {
+            libc::signal(libc::SIGSEGV, libc::SIG_DFL);
+            let no_core = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            libc::setrlimit(libc::RLIMIT_CORE, &no_core);
+            libc::raise(libc::SIGSEGV);
+        }
+    }
+    std::process::abort()
 }
 
 fn parse_position(tokens: &[&str], rules: Rules) -> Option<Game> {
@@ -74,6 +149,16 @@ fn parse_position(tokens: &[&str], rules: Rules) -> Option<Game> {
 fn main() {
     let args = Args::parse();
     let _ = &args.tag;
+    if args.behaviour == Behaviour::Child {
+        std::thread::sleep(Duration::from_secs(600));
+        return;
+    }
+    if let Some(path) = &args.pid_file {
+        append_pid(path, std::process::id());
+    }
+    if let Some(path) = &args.spawn_child {
+        spawn_child(&args, path);
+    }
     let out = std::io::stdout();
     let say = |line: &str| {
         let mut lock = out.lock();
@@ -93,6 +178,8 @@ fn main() {
                 say("id author the baghchal tests");
                 say("uciok");
             }
+            Some("isready")
+                if args.behaviour == Behaviour::NoReadyok && misbehaving(moves_played) => {}
             Some("isready") => say("readyok"),
             Some("ucinewgame") => moves_played = 0,
             Some("setoption") => {
@@ -122,6 +209,7 @@ fn main() {
                 match args.behaviour {
                     Behaviour::ExitOnGo => std::process::exit(1),
                     Behaviour::Crash if misbehave => std::process::exit(1),
+                    Behaviour::Segfault if misbehave => segfault(),
                     Behaviour::Stall if misbehave => continue,
                     Behaviour::Late => std::thread::sleep(Duration::from_millis(args.delay_ms)),
                     Behaviour::Garbage => {
@@ -141,9 +229,20 @@ fn main() {
                 } else {
                     let mut rng = StdRng::seed_from_u64(args.seed ^ game.position().hash());
                     let moves = game.legal_moves();
-                    match moves.choose(&mut rng) {
+                    let chosen = moves.choose(&mut rng).copied();
+                    match chosen {
                         Some(mv) => say(&format!("bestmove {mv}")),
                         None => say("bestmove 0000"),
+                    }
+                    if args.behaviour == Behaviour::ExtraBestmove {
+                        // Unsolicited: nobody asked for it, so it must never count as a move.
+                        if let Some(other) = moves
+                            .iter()
+                            .find(|&&mv| Some(mv) != chosen)
+                            .or(chosen.as_ref())
+                        {
+                            say(&format!("bestmove {other}"));
+                        }
                     }
                 }
                 moves_played += 1;

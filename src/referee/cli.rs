@@ -88,8 +88,9 @@ pub struct MatchArgs {
     /// Play only shard I of N (game pairs whose number is I modulo N), e.g. 2/8.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
-    /// Restart engines that crash, stall, play illegal moves or lose on time, and go on
-    /// (without it the run stops after such a game).
+    /// Restart engines left unusable (crashed, disconnected, stalled, failed handshake) and go
+    /// on; without it the run stops after such a game. Time forfeits and illegal moves never
+    /// stop the run.
     #[arg(long)]
     pub recover: bool,
     /// Draw a game after this many plies (0: never).
@@ -124,7 +125,8 @@ pub struct MatchArgs {
     /// Site tag of the records.
     #[arg(long, default_value = "?")]
     pub site: String,
-    /// Time allowed for uciok and readyok, ms.
+    /// Time allowed for uciok, for readyok (also before every move) and for bestmove after stop
+    /// once an engine has overrun its time, ms.
     #[arg(long, default_value_t = 10_000)]
     pub handshake_timeout: u64,
     /// Time allowed for bestmove when an engine has no time limit (depth or nodes only), ms.

@@ -1,9 +1,16 @@
 //! One engine process spoken to over pipes: spawn, handshake, `go`/`bestmove` with deadlines,
-//! clean shutdown (stop, quit, grace period, kill).
+//! clean shutdown (stop, quit, grace period, kill of the whole process group).
 //!
 //! A reader thread turns the engine's stdout into lines sent over a channel, so every read can
-//! have a deadline (`recv_timeout`) and an interrupt flag is checked while waiting.
+//! have a deadline (`recv_timeout`) and an interrupt flag is checked while waiting. While
+//! waiting, the referee also watches the process itself: an engine that dies is reported with
+//! its exit status or signal even when a child of it still holds the output pipe open.
+//!
+//! Output that arrives while no `go` is pending (a second `bestmove`, a late one) is stale:
+//! every `go` starts with an `isready`/`readyok` barrier, and what comes before `readyok` is
+//! logged and dropped, never taken as an answer.
 
+use super::process::{kill_group_and_reap, peek_exit, ExitReason};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,7 +33,8 @@ pub struct EngineCommand {
 /// How long engines get for things other than thinking.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Timeouts {
-    /// From start to `uciok`, and for `readyok`.
+    /// From start to `uciok`; for `readyok` (also the barrier before every `go`); for `bestmove`
+    /// after `stop` once an engine has overrun its time.
     pub handshake: Duration,
     /// For `bestmove` when the engine has no time limit (depth or nodes only).
     pub stall: Duration,
@@ -49,8 +57,10 @@ impl Default for Timeouts {
 pub enum EngineError {
     /// The process could not be started.
     Spawn(String),
-    /// The process closed its output or its input (crashed or exited).
+    /// The process closed its output or its input but did not exit (within half a second).
     Disconnected,
+    /// The process ended: its exit status or the signal that killed it.
+    Exited(ExitReason),
     /// No expected answer before the deadline.
     Timeout {
         /// What the referee waited for (`uciok`, `readyok`, `bestmove`).
@@ -66,7 +76,8 @@ impl std::fmt::Display for EngineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             EngineError::Spawn(message) => write!(f, "cannot start the engine: {message}"),
-            EngineError::Disconnected => f.write_str("the engine exited or closed its pipes"),
+            EngineError::Disconnected => f.write_str("the engine closed its pipes"),
+            EngineError::Exited(reason) => write!(f, "the engine {}", reason.describe()),
             EngineError::Timeout {
                 waiting_for,
                 waited,
@@ -79,6 +90,22 @@ impl std::fmt::Display for EngineError {
 }
 
 impl std::error::Error for EngineError {}
+
+/// What [`EngineError::Timeout`] names when the engine gave no `bestmove` even after `stop`
+/// ([`EngineProcess::stop_search`]).
+pub const BESTMOVE_AFTER_STOP: &str = "bestmove after stop";
+
+/// How long a process that closed its pipes gets to exit before it counts as disconnected.
+const EXIT_WAIT: Duration = Duration::from_millis(500);
+
+/// How long output written by an engine just before it exited may take to reach the referee.
+const EXIT_DRAIN: Duration = Duration::from_millis(50);
+
+/// Longest wait on the output channel between checks of the interrupt flag and of the process.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Longest stale line quoted in the log.
+const LOGGED_CHARS: usize = 120;
 
 /// A line read from the engine, or the end of its output.
 enum Output {
@@ -95,7 +122,8 @@ pub struct SearchReply {
     pub score: Option<Score>,
     /// The last depth seen in an `info` line.
     pub depth: Option<u32>,
-    /// Time from sending `go` to reading `bestmove`.
+    /// Time from sending `go` to reading `bestmove` (for an answer to `stop` after the deadline:
+    /// still from `go`).
     pub elapsed: Duration,
 }
 
@@ -182,6 +210,16 @@ pub struct EngineProcess {
     output: Receiver<Output>,
     /// The name the engine gave in `id name`.
     pub id_name: Option<String>,
+    /// Time allowed for `readyok` (the handshake timeout once [`EngineProcess::handshake`] ran).
+    ready_timeout: Duration,
+    /// When the last `go` whose `bestmove` has not been read was sent.
+    go_sent: Option<Instant>,
+    /// How the process ended, once seen.
+    exit: Option<ExitReason>,
+    /// Whether the process has been reaped (after its group was killed).
+    reaped: bool,
+    /// Stale lines dropped so far.
+    stale_lines: u64,
 }
 
 impl EngineProcess {
@@ -249,6 +287,11 @@ impl EngineProcess {
             stdin,
             output,
             id_name: None,
+            ready_timeout: Timeouts::default().handshake,
+            go_sent: None,
+            exit: None,
+            reaped: false,
+            stale_lines: 0,
         })
     }
 
@@ -257,21 +300,52 @@ impl EngineProcess {
         self.child.id()
     }
 
+    /// Lines dropped as stale so far (output while no `go` was pending).
+    pub fn stale_lines(&self) -> u64 {
+        self.stale_lines
+    }
+
+    /// How the process ended, if it has (it is not reaped until [`EngineProcess::kill`]).
+    pub fn exit_reason(&mut self) -> Option<ExitReason> {
+        if self.exit.is_none() {
+            self.exit = peek_exit(&self.child);
+        }
+        self.exit
+    }
+
+    /// The error for a closed pipe: [`EngineError::Exited`] when the process ends within
+    /// [`EXIT_WAIT`], else [`EngineError::Disconnected`].
+    fn lost(&mut self) -> EngineError {
+        let deadline = Instant::now() + EXIT_WAIT;
+        loop {
+            if let Some(reason) = self.exit_reason() {
+                return EngineError::Exited(reason);
+            }
+            if Instant::now() >= deadline {
+                return EngineError::Disconnected;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// Sends one line.
     ///
     /// # Errors
-    /// [`EngineError::Disconnected`] when the pipe is closed.
+    /// [`EngineError::Exited`] or [`EngineError::Disconnected`] when the pipe is closed.
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
         log::trace!("{} < {line}", self.name);
-        let stdin = self.stdin.as_mut().ok_or(EngineError::Disconnected)?;
-        writeln!(stdin, "{line}")
-            .and_then(|()| stdin.flush())
-            .map_err(|_| EngineError::Disconnected)
+        let written = match self.stdin.as_mut() {
+            Some(stdin) => writeln!(stdin, "{line}").and_then(|()| stdin.flush()),
+            None => return Err(EngineError::Disconnected),
+        };
+        written.map_err(|_| self.lost())
     }
 
-    /// Reads the next line, waiting until `deadline` at most; checks `interrupt` every 20 ms.
+    /// Reads the next line, waiting until `deadline` at most; checks `interrupt` and whether the
+    /// process is still alive every 20 ms.
     ///
     /// # Errors
+    /// Exited when the process has ended (even if a child of it keeps the pipe open),
     /// Disconnected at end of output, Timeout past the deadline, Interrupted.
     pub fn read_line(
         &mut self,
@@ -286,26 +360,51 @@ impl EngineProcess {
             }
             let now = Instant::now();
             if now >= deadline {
+                if let Some(reason) = self.exit_reason() {
+                    return Err(EngineError::Exited(reason));
+                }
                 return Err(EngineError::Timeout {
                     waiting_for,
                     waited: now - started,
                 });
             }
-            let slice = (deadline - now).min(Duration::from_millis(20));
-            match self.output.recv_timeout(slice) {
+            match self.output.recv_timeout((deadline - now).min(POLL)) {
                 Ok(Output::Line(line)) => {
                     log::trace!("{} > {line}", self.name);
                     return Ok(line);
                 }
-                Ok(Output::End) | Err(RecvTimeoutError::Disconnected) => {
-                    return Err(EngineError::Disconnected)
+                Ok(Output::End) | Err(RecvTimeoutError::Disconnected) => return Err(self.lost()),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Some(reason) = self.exit_reason() {
+                        // What it wrote before it ended may still be on its way.
+                        return match self.output.recv_timeout(EXIT_DRAIN) {
+                            Ok(Output::Line(line)) => Ok(line),
+                            _ => Err(EngineError::Exited(reason)),
+                        };
+                    }
                 }
-                Err(RecvTimeoutError::Timeout) => {}
             }
         }
     }
 
-    /// Waits for a line whose first token is `token`, skipping others.
+    /// Logs and counts a line that answers nothing pending: the first stale `bestmove` of a
+    /// process as a warning, everything else at debug level.
+    fn drop_stale(&mut self, line: &str) {
+        self.stale_lines += 1;
+        let shown: String = line.chars().take(LOGGED_CHARS).collect();
+        let is_bestmove = line.split_whitespace().next() == Some("bestmove");
+        if is_bestmove && self.stale_lines == 1 {
+            log::warn!(
+                "{}: stale line ignored (no go pending): \"{shown}\"; later ones are logged at debug level",
+                self.name
+            );
+        } else {
+            log::debug!("{}: stale line ignored: \"{shown}\"", self.name);
+        }
+    }
+
+    /// Waits for a line whose first token is `token`. Other lines are skipped: `id name` is
+    /// kept; a `bestmove`, and anything before `readyok`, is stale.
     fn wait_for(
         &mut self,
         token: &'static str,
@@ -316,25 +415,30 @@ impl EngineProcess {
         let deadline = started + timeout;
         loop {
             let line = self.read_line(deadline, token, started, interrupt)?;
-            if line.split_whitespace().next() == Some(token) {
+            let first = line.split_whitespace().next();
+            if first == Some(token) {
                 return Ok(line);
             }
             if let Some(rest) = line.strip_prefix("id name ") {
                 self.id_name = Some(rest.trim().to_string());
+            } else if token == "readyok" || first == Some("bestmove") {
+                self.drop_stale(&line);
             }
         }
     }
 
-    /// `uci` → `uciok`, then the options, then `isready` → `readyok`.
+    /// `uci` → `uciok`, then the options, then `isready` → `readyok`. `timeout` also becomes
+    /// the time allowed for `readyok` from now on.
     ///
     /// # Errors
-    /// Disconnected, Timeout or Interrupted.
+    /// Exited, Disconnected, Timeout or Interrupted.
     pub fn handshake(
         &mut self,
         options: &[(String, String)],
         timeout: Duration,
         interrupt: &AtomicBool,
     ) -> Result<(), EngineError> {
+        self.ready_timeout = timeout;
         self.send("uci")?;
         self.wait_for("uciok", timeout, interrupt)?;
         for (name, value) in options {
@@ -343,20 +447,22 @@ impl EngineProcess {
         self.sync(timeout, interrupt)
     }
 
-    /// `isready` → `readyok`.
+    /// `isready` → `readyok`; whatever the engine printed before `readyok` is dropped as stale.
     ///
     /// # Errors
-    /// Disconnected, Timeout or Interrupted.
+    /// Exited, Disconnected, Timeout or Interrupted.
     pub fn sync(&mut self, timeout: Duration, interrupt: &AtomicBool) -> Result<(), EngineError> {
         self.send("isready")?;
         self.wait_for("readyok", timeout, interrupt).map(|_| ())
     }
 
-    /// Sends `position` and `go` lines, then reads until `bestmove` or `deadline` (measured from
-    /// sending `go`).
+    /// Sends `isready` and waits for `readyok` (the handshake timeout), dropping stale output,
+    /// then sends the `position` and `go` lines and reads until `bestmove` or until `allowed`
+    /// has passed since `go` was sent. The `info` lines of this search give the score and depth.
     ///
     /// # Errors
-    /// Disconnected, Timeout (the reply lists what was seen) or Interrupted.
+    /// Exited, Disconnected, Timeout (`readyok` or `bestmove`) or Interrupted. After a
+    /// `bestmove` timeout the search is still pending: [`EngineProcess::stop_search`].
     pub fn go(
         &mut self,
         position: &str,
@@ -364,22 +470,63 @@ impl EngineProcess {
         allowed: Duration,
         interrupt: &AtomicBool,
     ) -> Result<SearchReply, EngineError> {
+        self.go_sent = None;
+        self.sync(self.ready_timeout, interrupt)?;
         self.send(position)?;
         let started = Instant::now();
         self.send(go)?;
-        let deadline = started + allowed;
+        self.go_sent = Some(started);
+        self.read_reply(started + allowed, "bestmove", started, interrupt)
+    }
+
+    /// After a `go` whose deadline passed: sends `stop` and waits up to `timeout` for the
+    /// search's `bestmove`, returned with the time since `go` was sent.
+    ///
+    /// # Errors
+    /// Timeout ([`BESTMOVE_AFTER_STOP`]; at once when no search is pending), Exited,
+    /// Disconnected or Interrupted.
+    pub fn stop_search(
+        &mut self,
+        timeout: Duration,
+        interrupt: &AtomicBool,
+    ) -> Result<SearchReply, EngineError> {
+        self.send("stop")?;
+        let now = Instant::now();
+        let Some(go_sent) = self.go_sent else {
+            return Err(EngineError::Timeout {
+                waiting_for: BESTMOVE_AFTER_STOP,
+                waited: Duration::ZERO,
+            });
+        };
+        let reply = self.read_reply(now + timeout, BESTMOVE_AFTER_STOP, now, interrupt);
+        reply.map(|reply| SearchReply {
+            elapsed: go_sent.elapsed(),
+            ..reply
+        })
+    }
+
+    /// Reads until `bestmove` (the pending search is then over) or `deadline`, keeping the last
+    /// score and depth of the `info` lines; `elapsed` is measured from `started`.
+    fn read_reply(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &'static str,
+        started: Instant,
+        interrupt: &AtomicBool,
+    ) -> Result<SearchReply, EngineError> {
         let (mut score, mut depth) = (None, None);
         loop {
-            let line = self.read_line(deadline, "bestmove", started, interrupt)?;
+            let line = self.read_line(deadline, waiting_for, started, interrupt)?;
             let mut tokens = line.split_whitespace();
             match tokens.next() {
                 Some("bestmove") => {
+                    self.go_sent = None;
                     return Ok(SearchReply {
                         best_move: tokens.next().unwrap_or("").to_string(),
                         score,
                         depth,
                         elapsed: started.elapsed(),
-                    })
+                    });
                 }
                 Some("info") => {
                     let (new_score, new_depth) = parse_info(&line);
@@ -391,39 +538,33 @@ impl EngineProcess {
         }
     }
 
-    /// Stops and quits the engine, waits `grace`, then kills it (and its process group).
+    /// Stops and quits the engine, waits up to `grace` for it to exit, then kills its whole
+    /// process group (children it left behind included) and reaps it.
     pub fn shutdown(mut self, grace: Duration) {
         let _ = self.send("stop");
         let _ = self.send("quit");
         self.stdin = None;
         let deadline = Instant::now() + grace;
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                log::debug!("{}: exited", self.name);
-                return;
-            }
+        while self.exit_reason().is_none() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(5));
         }
-        log::debug!("{}: no exit within the grace period, killing it", self.name);
+        match self.exit {
+            Some(reason) => log::debug!("{}: {}", self.name, reason.describe()),
+            None => log::debug!("{}: no exit within the grace period, killing it", self.name),
+        }
         self.kill();
     }
 
-    /// Kills the process (and its process group) at once and reaps it.
+    /// Kills the whole process group at once, whether the engine itself is still running or
+    /// has already exited, and reaps the engine.
     pub fn kill(&mut self) {
-        if let Ok(Some(_)) = self.child.try_wait() {
+        if self.reaped {
             return;
         }
-        #[cfg(unix)]
-        {
-            if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
-                // SAFETY: killpg only sends a signal; the group is the engine's own (see spawn).
-                unsafe {
-                    libc::killpg(group, libc::SIGKILL);
-                }
-            }
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.reaped = true;
+        let reason = kill_group_and_reap(&mut self.child);
+        self.exit = self.exit.or(reason);
+        log::debug!("{}: process group killed", self.name);
     }
 }
 
@@ -464,6 +605,110 @@ mod tests {
         );
         assert_eq!(read_bounded_line(&mut reader).unwrap(), "last");
         assert_eq!(read_bounded_line(&mut reader), None);
+    }
+
+    /// A scripted engine: `sh -c SCRIPT`, its handshake done.
+    #[cfg(unix)]
+    fn scripted(script: &str) -> EngineProcess {
+        let command = EngineCommand {
+            program: "sh".to_string(),
+            args: vec!["-c".to_string(), script.to_string()],
+            dir: None,
+            stderr: None,
+        };
+        let mut engine = EngineProcess::spawn("script", &command).unwrap();
+        let never = AtomicBool::new(false);
+        engine
+            .handshake(&[], Duration::from_secs(30), &never)
+            .unwrap();
+        engine
+    }
+
+    /// The loop of a scripted engine; `GO` and `STOP` are what it does on `go` and `stop`.
+    #[cfg(unix)]
+    const SCRIPT: &str = r#"while read -r line; do case "$line" in
+        uci) echo uciok;; isready) echo readyok;; go*) GO;; stop) STOP;; quit) exit 0;;
+        esac; done"#;
+
+    #[cfg(unix)]
+    #[test]
+    fn stale_bestmoves_are_dropped_before_each_go() {
+        let never = AtomicBool::new(false);
+        let script = SCRIPT
+            .replace(
+                "GO",
+                "echo 'info depth 2 score cp 7'; echo 'bestmove c3'; echo 'bestmove d3'",
+            )
+            .replace("STOP", ":");
+        let mut engine = scripted(&script);
+        let long = Duration::from_secs(30);
+        for _ in 0..3 {
+            let reply = engine
+                .go("position startpos", "go depth 1", long, &never)
+                .unwrap();
+            assert_eq!(reply.best_move, "c3");
+            assert_eq!(reply.score, Some(Score::Centi(7)));
+        }
+        // The second bestmove of the first two searches came before a readyok.
+        assert_eq!(engine.stale_lines(), 2);
+        engine.shutdown(Duration::from_secs(5));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_late_bestmove_is_read_after_stop() {
+        let never = AtomicBool::new(false);
+        let script = SCRIPT
+            .replace("GO", ":")
+            .replace("STOP", "echo 'bestmove e3'");
+        let mut engine = scripted(&script);
+        let allowed = Duration::from_millis(50);
+        let error = engine
+            .go("position startpos", "go movetime 10", allowed, &never)
+            .unwrap_err();
+        assert!(matches!(
+            error,
+            EngineError::Timeout {
+                waiting_for: "bestmove",
+                ..
+            }
+        ));
+        let reply = engine.stop_search(Duration::from_secs(30), &never).unwrap();
+        assert_eq!(reply.best_move, "e3");
+        assert!(reply.elapsed >= allowed);
+        // Nothing pending any more.
+        let error = engine
+            .stop_search(Duration::from_secs(30), &never)
+            .unwrap_err();
+        assert!(matches!(
+            error,
+            EngineError::Timeout {
+                waiting_for: BESTMOVE_AFTER_STOP,
+                ..
+            }
+        ));
+        engine.shutdown(Duration::from_secs(5));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_exit_is_reported_with_its_status_even_if_a_child_holds_the_pipe() {
+        let never = AtomicBool::new(false);
+        let script = SCRIPT
+            .replace("GO", "sleep 600 & exit 7")
+            .replace("STOP", ":");
+        let mut engine = scripted(&script);
+        let error = engine
+            .go(
+                "position startpos",
+                "go depth 1",
+                Duration::from_secs(60),
+                &never,
+            )
+            .unwrap_err();
+        assert_eq!(error, EngineError::Exited(ExitReason::Status(7)));
+        assert_eq!(error.to_string(), "the engine crashed: exit status 7");
+        engine.kill();
     }
 
     #[test]

@@ -2,10 +2,10 @@
 //! rules code, keeping both clocks and applying adjudication.
 
 use super::adjudication::{adjudicate, capitalized, Adjudication};
-use super::engine_process::{EngineError, EngineProcess, Timeouts};
+use super::engine_process::{EngineError, EngineProcess, SearchReply, Timeouts};
 use super::openings::Opening;
-use super::outcome::{judge, Deadline, GameResult, Termination, Verdict};
-use super::record::{today, GameRecord, RecordedMove};
+use super::outcome::{judge, leaves_engine_usable, Deadline, GameResult, Termination, Verdict};
+use super::record::{today, GameRecord, RecordedMove, TimeUse};
 use super::spec::EngineSpec;
 use super::tb_adjudication::TbAdjudicator;
 use super::time_control::{Clock, Limits};
@@ -45,7 +45,9 @@ pub struct GameSetup<'a> {
 /// How a game ended for the runner.
 #[derive(Clone, Debug, PartialEq)]
 pub enum GameEnd {
-    /// A finished game, and the side whose engine misbehaved (to be restarted), if any.
+    /// A finished game, and the side whose engine was left unusable (it ended, or gave no
+    /// answer within its allowance), if any: that engine is to be killed and restarted, or the
+    /// run stops. An engine that lost by an illegal move or on time but answered plays on.
     Finished(Box<GameRecord>, Option<Side>),
     /// Interrupted: not recorded.
     Interrupted,
@@ -84,6 +86,7 @@ impl GameSetup<'_> {
             result,
             termination,
             reason,
+            time_forfeit: None,
         }
     }
 
@@ -117,7 +120,11 @@ impl GameSetup<'_> {
             EngineError::Spawn(message) => (Termination::Disconnect, message.clone()),
             EngineError::Disconnected => (
                 Termination::Disconnect,
-                "the engine exited during the handshake".into(),
+                "the engine closed its pipes before the game started".into(),
+            ),
+            EngineError::Exited(reason) => (
+                Termination::Disconnect,
+                format!("{} before the game started", reason.describe()),
             ),
             EngineError::Timeout {
                 waiting_for,
@@ -210,6 +217,25 @@ pub fn go_command(
     }
 }
 
+/// Whole milliseconds, saturating.
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The time an answer took; for no answer, how long the referee waited (`wait` for `bestmove`,
+/// then the wait after `stop`).
+fn time_used(reply: &Result<SearchReply, EngineError>, wait: Duration) -> Duration {
+    match reply {
+        Ok(reply) => reply.elapsed,
+        Err(EngineError::Timeout {
+            waiting_for: "bestmove",
+            waited,
+        }) => *waited,
+        Err(EngineError::Timeout { waited, .. }) => wait + *waited,
+        Err(_) => wait,
+    }
+}
+
 /// Plays one game; `engines` is indexed by [`Side::index`] and both have done their handshake.
 pub fn play_game(
     setup: &GameSetup,
@@ -275,14 +301,37 @@ pub fn play_game(
         let limits = &setup.spec(side).limits;
         let (go, deadline, wait) = go_command(side, limits, &clocks, setup.timeouts.stall);
         let command = position_command(game.start_position(), &game);
-        let reply = engines[side.index()].go(&command, &go, wait, interrupt);
+        let engine = &mut engines[side.index()];
+        let mut reply = engine.go(&command, &go, wait, interrupt);
+        if let (
+            Deadline::Timed { .. },
+            Err(EngineError::Timeout {
+                waiting_for: "bestmove",
+                ..
+            }),
+        ) = (deadline, &reply)
+        {
+            // Lost on time. Whether it can play on depends on whether it answers `stop`; its
+            // late `bestmove` is read here, so it cannot answer the next `go`.
+            reply = engine.stop_search(setup.timeouts.handshake, interrupt);
+        }
+        // The allowance the engine was told: clock or move time without the margin.
+        let allowed = match deadline {
+            Deadline::Timed { allowed } => Some(allowed.saturating_sub(limits.margin)),
+            Deadline::Untimed => None,
+        };
         match judge(&reply, deadline, &game) {
             Verdict::Interrupted => return GameEnd::Interrupted,
             Verdict::Fault(termination, comment) => {
-                return GameEnd::Finished(
-                    setup.forfeit(moves, side, termination, &comment).into(),
-                    Some(side),
-                );
+                let unusable = (!leaves_engine_usable(&reply)).then_some(side);
+                let mut record = setup.forfeit(moves, side, termination, &comment);
+                if termination == Termination::TimeForfeit {
+                    record.time_forfeit = allowed.map(|allowed| TimeUse {
+                        time_ms: millis(time_used(&reply, wait)),
+                        allowed_ms: millis(allowed),
+                    });
+                }
+                return GameEnd::Finished(record.into(), unusable);
             }
             Verdict::Play(mv) => {
                 let reply = reply.expect("a played move comes from a reply");
@@ -295,7 +344,8 @@ pub fn play_game(
                     book: false,
                     score: reply.score,
                     depth: reply.depth,
-                    time_ms: Some(u64::try_from(reply.elapsed.as_millis()).unwrap_or(u64::MAX)),
+                    time_ms: Some(millis(reply.elapsed)),
+                    allowed_ms: allowed.map(millis),
                 });
                 if let Some(score) = reply.score {
                     scores[side.index()].push(score.as_centi());

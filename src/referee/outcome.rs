@@ -1,7 +1,7 @@
 //! Game results and terminations, and the one function that decides what an engine's answer
 //! means when several things went wrong at once.
 
-use super::engine_process::{EngineError, SearchReply};
+use super::engine_process::{EngineError, SearchReply, BESTMOVE_AFTER_STOP};
 use crate::{Game, Move, Side};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -120,7 +120,9 @@ impl Termination {
         .find(|t| t.as_str() == text)
     }
 
-    /// Whether an engine misbehaved (the run stops without `--recover`).
+    /// Whether an engine misbehaved. Not every fault stops the run: only an engine left
+    /// unusable is restarted (or stops the run without `--recover`), see
+    /// [`leaves_engine_usable`].
     pub const fn is_fault(self) -> bool {
         matches!(
             self,
@@ -161,19 +163,42 @@ pub enum Deadline {
     Untimed,
 }
 
-/// Decides what an answer means. Precedence, highest first: interrupt, disconnect (crash or
-/// EOF), no answer within the deadline (time forfeit if timed, else stall), an answer after the
-/// time allowed (time forfeit), a malformed move, an illegal move; otherwise the move is played.
+/// Decides what an answer means. Precedence, highest first: interrupt; disconnect (the engine
+/// exited, crashed or closed its pipes); no `readyok` before the move (stall); no answer within
+/// the deadline (time forfeit if timed, else stall); an answer after the time allowed (time
+/// forfeit); a malformed move; an illegal move. Otherwise the move is played.
+///
+/// `reply` is what [`EngineProcess::go`](super::engine_process::EngineProcess::go) gave, or for
+/// a timed engine that overran its deadline, what
+/// [`EngineProcess::stop_search`](super::engine_process::EngineProcess::stop_search) gave
+/// after it: the late `bestmove`, or none even then.
 pub fn judge(reply: &Result<SearchReply, EngineError>, deadline: Deadline, game: &Game) -> Verdict {
     let reply = match reply {
         Err(EngineError::Interrupted) => return Verdict::Interrupted,
-        Err(EngineError::Disconnected) | Err(EngineError::Spawn(_)) => {
+        Err(EngineError::Exited(reason)) => {
+            return Verdict::Fault(Termination::Disconnect, reason.describe())
+        }
+        Err(EngineError::Disconnected) => {
             return Verdict::Fault(
                 Termination::Disconnect,
-                "the engine disconnected (crashed or exited)".into(),
+                "the engine closed its pipes".into(),
             )
         }
-        Err(EngineError::Timeout { waited, .. }) => return no_answer(deadline, *waited),
+        Err(EngineError::Spawn(message)) => {
+            return Verdict::Fault(Termination::Disconnect, message.clone())
+        }
+        Err(EngineError::Timeout {
+            waiting_for,
+            waited,
+        }) => {
+            return match *waiting_for {
+                "bestmove" | BESTMOVE_AFTER_STOP => no_answer(deadline, *waited, waiting_for),
+                _ => Verdict::Fault(
+                    Termination::Stall,
+                    format!("no {waiting_for} within {} ms", waited.as_millis()),
+                ),
+            }
+        }
         Ok(reply) => reply,
     };
     if let Deadline::Timed { allowed } = deadline {
@@ -208,9 +233,18 @@ pub fn judge(reply: &Result<SearchReply, EngineError>, deadline: Deadline, game:
 }
 
 /// The verdict for an engine that did not answer: time forfeit when it had a time limit, stall
-/// otherwise.
-pub fn no_answer(deadline: Deadline, waited: Duration) -> Verdict {
+/// otherwise. `waiting_for` is `bestmove`, or [`BESTMOVE_AFTER_STOP`] when not even `stop`
+/// brought one (`waited` is then the wait after `stop`).
+pub fn no_answer(deadline: Deadline, waited: Duration, waiting_for: &str) -> Verdict {
     match deadline {
+        Deadline::Timed { allowed } if waiting_for == BESTMOVE_AFTER_STOP => Verdict::Fault(
+            Termination::TimeForfeit,
+            format!(
+                "no bestmove within {} ms allowed, nor within {} ms after stop",
+                allowed.as_millis(),
+                waited.as_millis()
+            ),
+        ),
         Deadline::Timed { allowed } => Verdict::Fault(
             Termination::TimeForfeit,
             format!("no bestmove within {} ms allowed", allowed.as_millis()),
@@ -222,9 +256,18 @@ pub fn no_answer(deadline: Deadline, waited: Duration) -> Verdict {
     }
 }
 
+/// Whether the engine can play on after this answer (its game may still be lost): it answered,
+/// even late or with an illegal move. An engine that gave no answer (it ended, closed its
+/// pipes, or stayed silent past its allowance, `stop` included) is unusable: it is killed,
+/// and restarted (`--recover`) or the run stops.
+pub fn leaves_engine_usable(reply: &Result<SearchReply, EngineError>) -> bool {
+    reply.is_ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::referee::process::ExitReason;
     use crate::Rules;
 
     fn reply(best_move: &str, elapsed_ms: u64) -> Result<SearchReply, EngineError> {
@@ -258,6 +301,35 @@ mod tests {
         assert_eq!(
             kind(judge(&Err(EngineError::Disconnected), TIMED, &game)).0,
             Termination::Disconnect
+        );
+        let crashed = Err(EngineError::Exited(ExitReason::Signal(11)));
+        assert_eq!(
+            kind(judge(&crashed, TIMED, &game)),
+            (
+                Termination::Disconnect,
+                "crashed: killed by signal 11 (SIGSEGV)".to_string()
+            )
+        );
+        // No readyok before the move: a stall even under a clock (the clock had not started).
+        let not_ready = Err(EngineError::Timeout {
+            waiting_for: "readyok",
+            waited: Duration::from_millis(300),
+        });
+        assert_eq!(
+            kind(judge(&not_ready, TIMED, &game)),
+            (Termination::Stall, "no readyok within 300 ms".to_string())
+        );
+        // Not even stop brought a bestmove.
+        let silent = Err(EngineError::Timeout {
+            waiting_for: BESTMOVE_AFTER_STOP,
+            waited: Duration::from_millis(300),
+        });
+        assert_eq!(
+            kind(judge(&silent, TIMED, &game)),
+            (
+                Termination::TimeForfeit,
+                "no bestmove within 100 ms allowed, nor within 300 ms after stop".to_string()
+            )
         );
         let timeout = Err(EngineError::Timeout {
             waiting_for: "bestmove",
@@ -293,6 +365,22 @@ mod tests {
             kind(judge(&reply("", 5), TIMED, &game)).0,
             Termination::IllegalMove
         );
+    }
+
+    #[test]
+    fn only_engines_that_gave_no_answer_are_unusable() {
+        assert!(leaves_engine_usable(&reply("a1a3", 150)));
+        assert!(leaves_engine_usable(&reply("xyz", 5)));
+        for error in [
+            EngineError::Disconnected,
+            EngineError::Exited(ExitReason::Status(1)),
+            EngineError::Timeout {
+                waiting_for: BESTMOVE_AFTER_STOP,
+                waited: Duration::from_millis(1),
+            },
+        ] {
+            assert!(!leaves_engine_usable(&Err(error)));
+        }
     }
 
     #[test]

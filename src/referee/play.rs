@@ -15,6 +15,7 @@ use super::schedule::{schedule, ScheduleConfig, ScheduledGame};
 use super::spec::{parse_engines, EngineSpec};
 use super::stats::Sprt;
 use super::tb_adjudication::{TbAdjudicator, TbResults};
+use super::timing::{engine_timing, timing_lines};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -136,7 +137,7 @@ impl Sink for Output {
         self.console.line(&line);
     }
 
-    fn finished(&mut self, record: &GameRecord) -> bool {
+    fn finished(&mut self, record: &GameRecord, unusable: Option<crate::Side>) -> bool {
         self.console.line(&finished_line(record));
         let mut write = |file: &mut Option<File>, text: String| {
             if let Some(file) = file {
@@ -161,14 +162,9 @@ impl Sink for Output {
         if self.io_error.is_some() {
             return false;
         }
-        if record.termination.is_fault() && !self.recover {
-            let side = if record.result.points_for(crate::Side::Goats) == 0.0 {
-                crate::Side::Goats
-            } else {
-                crate::Side::Tigers
-            };
+        if let (Some(side), false) = (unusable, self.recover) {
             self.fault = Some(format!(
-                "engine \"{}\" ({side}) lost game {} by {}: {}; stopping (use --recover to restart faulty engines and go on)",
+                "engine \"{}\" ({side}) lost game {} by {} and is unusable: {}; stopping (use --recover to restart such engines and go on)",
                 record.engine(side),
                 record.number,
                 record.termination,
@@ -373,6 +369,18 @@ pub fn play(args: &MatchArgs, stop: &AtomicBool, mut console: Console) -> Result
         for line in ranking_lines(&output.records) {
             output.console.line(&line);
         }
+    }
+    for line in timing_lines(&output.records) {
+        output.console.line(&line);
+    }
+    let forfeits: u64 = engine_timing(&output.records)
+        .iter()
+        .map(|t| t.time_forfeits)
+        .sum();
+    if forfeits > 0 {
+        output.console.note(&format!(
+            "referee: {forfeits} time forfeits; engines overrun their time on a machine busy with other work: check the Time lines before trusting the results"
+        ));
     }
     if let Some(error) = output.io_error {
         return Err(error);

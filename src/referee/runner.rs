@@ -44,9 +44,10 @@ pub struct MatchConfig {
 pub trait Sink {
     /// A game has started (any order).
     fn started(&mut self, game: &ScheduledGame);
-    /// A game has finished (game-number order). Returning false stops the match: no new game
-    /// starts and running ones are abandoned.
-    fn finished(&mut self, record: &GameRecord) -> bool;
+    /// A game has finished (game-number order); `unusable` is the side whose engine it left
+    /// unusable (killed; restarted for its next game), if any. Returning false stops the match:
+    /// no new game starts and running ones are abandoned.
+    fn finished(&mut self, record: &GameRecord, unusable: Option<Side>) -> bool;
 }
 
 /// How a run ended.
@@ -54,7 +55,7 @@ pub trait Sink {
 pub enum RunEnd {
     /// Every scheduled game was played.
     Completed,
-    /// The sink asked to stop (SPRT decision, fault without `--recover`).
+    /// The sink asked to stop (SPRT decision, an engine left unusable without `--recover`).
     Stopped,
     /// The stop flag was set from outside (Ctrl-C).
     Interrupted,
@@ -128,8 +129,9 @@ fn play_one(
         };
         if let Some(mut engine) = engines[index].take() {
             log::info!(
-                "{}: killed after its fault; restarted for its next game",
-                config.specs[index].name
+                "{}: unusable after game {}; killed, restarted for its next game",
+                config.specs[index].name,
+                scheduled.number
             );
             engine.kill();
         }
@@ -189,8 +191,8 @@ pub fn run_match(config: &MatchConfig, sink: &mut dyn Sink, stop: &AtomicBool) -
                     break;
                 };
                 next += 1;
-                if let (GameEnd::Finished(record, _), true) = (end, accepting) {
-                    if !sink.finished(&record) {
+                if let (GameEnd::Finished(record, unusable), true) = (end, accepting) {
+                    if !sink.finished(&record, unusable) {
                         accepting = false;
                         stopped_by_sink = true;
                         stop.store(true, Ordering::Relaxed);
@@ -201,8 +203,8 @@ pub fn run_match(config: &MatchConfig, sink: &mut dyn Sink, stop: &AtomicBool) -
         // Stopped early: the games that did finish are still reported, in order.
         if accepting {
             for end in pending.into_values() {
-                if let GameEnd::Finished(record, _) = end {
-                    if !sink.finished(&record) {
+                if let GameEnd::Finished(record, unusable) = end {
+                    if !sink.finished(&record, unusable) {
                         break;
                     }
                 }

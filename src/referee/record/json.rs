@@ -4,12 +4,14 @@
 //! {"game":1,"pair":1,"round":1,"goat":"A","tiger":"B","result":"1-0","termination":"normal",
 //!  "reason":"Goats win: tigers blocked","plies":41,"start":"T3T/5/5/5/T3T g 20 0",
 //!  "rules":"ForcedCapture=false CapturesToWin=5 Repetition=forbid","goat_tc":"10+0.1",
-//!  "tiger_tc":"10+0.1","book_plies":2,"moves":["c3","a1b2",...],"event":"...","site":"?",
-//!  "date":"2026.11.29"}
+//!  "tiger_tc":"10+0.1","book_plies":2,"moves":["c3","a1b2",...],"time_ms":[null,null,12,...],
+//!  "allowed_ms":[null,null,10000,...],"event":"...","site":"?","date":"2026.11.29"}
 //! ```
-//! (one line per game). Per-move scores and times are in the PGN-like record only.
+//! (one line per game; `"time_forfeit":{"time_ms":..,"allowed_ms":..}` after `allowed_ms` for a
+//! time forfeit). Per-move scores and depths are in the PGN-like record only. Records written
+//! before `time_ms` and `allowed_ms` existed still read.
 
-use super::{GameRecord, RecordedMove};
+use super::{GameRecord, RecordedMove, TimeUse};
 use crate::referee::outcome::{GameResult, Termination};
 use serde::{Deserialize, Serialize};
 
@@ -30,9 +32,21 @@ struct JsonRecord {
     tiger_tc: String,
     book_plies: usize,
     moves: Vec<String>,
+    #[serde(default)]
+    time_ms: Vec<Option<u64>>,
+    #[serde(default)]
+    allowed_ms: Vec<Option<u64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time_forfeit: Option<JsonTimeUse>,
     event: String,
     site: String,
     date: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct JsonTimeUse {
+    time_ms: u64,
+    allowed_ms: u64,
 }
 
 /// One game as a JSON line (no trailing newline).
@@ -53,6 +67,12 @@ pub fn write_line(record: &GameRecord) -> String {
         tiger_tc: record.tiger_time_control.clone(),
         book_plies: record.moves.iter().take_while(|m| m.book).count(),
         moves: record.moves.iter().map(|m| m.mv.to_string()).collect(),
+        time_ms: record.moves.iter().map(|m| m.time_ms).collect(),
+        allowed_ms: record.moves.iter().map(|m| m.allowed_ms).collect(),
+        time_forfeit: record.time_forfeit.map(|t| JsonTimeUse {
+            time_ms: t.time_ms,
+            allowed_ms: t.allowed_ms,
+        }),
         event: record.event.clone(),
         site: record.site.clone(),
         date: record.date.clone(),
@@ -76,7 +96,8 @@ fn parse_line(line: &str) -> Result<GameRecord, String> {
                     book: false,
                     score: None,
                     depth: None,
-                    time_ms: None,
+                    time_ms: json.time_ms.get(index).copied().flatten(),
+                    allowed_ms: json.allowed_ms.get(index).copied().flatten(),
                 }
             })
         })
@@ -98,6 +119,10 @@ fn parse_line(line: &str) -> Result<GameRecord, String> {
         result: json.result,
         termination: json.termination,
         reason: json.reason,
+        time_forfeit: json.time_forfeit.map(|t| TimeUse {
+            time_ms: t.time_ms,
+            allowed_ms: t.allowed_ms,
+        }),
     })
 }
 
@@ -131,19 +156,42 @@ mod tests {
             line.contains("\"result\":\"0-1\",\"termination\":\"illegal move\""),
             "{line}"
         );
+        assert!(
+            line.contains("\"time_ms\":[null,null,12,1500,0],\"allowed_ms\":[null,null,null,null,null],\"event\""),
+            "{line}"
+        );
         let back = parse_lines(&format!("{line}\n\n{line}\n")).unwrap();
         assert_eq!(back.len(), 2);
-        let mut expected = record;
+        let mut expected = record.clone();
         for played in &mut expected.moves[2..] {
-            *played = RecordedMove {
-                mv: played.mv,
-                book: false,
-                score: None,
-                depth: None,
-                time_ms: None,
-            };
+            played.score = None;
+            played.depth = None;
         }
         assert_eq!(back[0], expected);
+        // Allowances and a time forfeit round-trip.
+        let mut timed = record;
+        timed.moves[4].allowed_ms = Some(100);
+        timed.termination = Termination::TimeForfeit;
+        timed.time_forfeit = Some(TimeUse {
+            time_ms: 152,
+            allowed_ms: 90,
+        });
+        let line = write_line(&timed);
+        assert!(
+            line.contains("\"allowed_ms\":[null,null,null,null,100],\"time_forfeit\":{\"time_ms\":152,\"allowed_ms\":90},\"event\""),
+            "{line}"
+        );
+        let back = parse_lines(&line).unwrap();
+        assert_eq!(back[0].moves[4].allowed_ms, Some(100));
+        assert_eq!(back[0].time_forfeit, timed.time_forfeit);
+        // Records from before the time fields read as before.
+        let old = line
+            .replace(",\"time_forfeit\":{\"time_ms\":152,\"allowed_ms\":90}", "")
+            .replace("\"time_ms\":[null,null,12,1500,0],", "")
+            .replace("\"allowed_ms\":[null,null,null,null,100],", "");
+        let back = parse_lines(&old).unwrap();
+        assert!(back[0].moves.iter().all(|m| m.time_ms.is_none()));
+        assert_eq!(back[0].time_forfeit, None);
         let error = parse_lines(&format!("{line}\n{}", &line[..20])).unwrap_err();
         assert!(error.starts_with("line 2:"), "{error}");
     }

@@ -21,6 +21,21 @@ pub struct RecordedMove {
     pub depth: Option<u32>,
     /// Thinking time in milliseconds (engine moves only).
     pub time_ms: Option<u64>,
+    /// The time the engine was allowed for this move in milliseconds: the time left on its
+    /// clock or its move time, whichever is less, `timemargin` not included (engine moves with
+    /// a time limit only; not in the PGN-like format).
+    pub allowed_ms: Option<u64>,
+}
+
+/// Time an engine used for one answer and the time it was allowed, in milliseconds
+/// (`timemargin` not included in the allowance).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TimeUse {
+    /// Time from `go` to `bestmove`; when no `bestmove` came at all, how long the referee waited
+    /// (a lower bound).
+    pub time_ms: u64,
+    /// Time allowed.
+    pub allowed_ms: u64,
 }
 
 impl RecordedMove {
@@ -32,6 +47,7 @@ impl RecordedMove {
             score: None,
             depth: None,
             time_ms: None,
+            allowed_ms: None,
         }
     }
 }
@@ -71,6 +87,8 @@ pub struct GameRecord {
     pub termination: Termination,
     /// The final comment: `Goats win: tigers blocked`, `Tigers lose: illegal move "a1a3" ...`.
     pub reason: String,
+    /// For a time forfeit: the losing answer's time and allowance (not in the PGN-like format).
+    pub time_forfeit: Option<TimeUse>,
 }
 
 impl GameRecord {
@@ -169,6 +187,7 @@ pub(crate) mod tests {
                             score: Some(Score::Centi(-35)),
                             depth: Some(4),
                             time_ms: Some(12),
+                            allowed_ms: None,
                         },
                         3 => RecordedMove {
                             mv,
@@ -176,6 +195,7 @@ pub(crate) mod tests {
                             score: Some(Score::Mate(-3)),
                             depth: None,
                             time_ms: Some(1500),
+                            allowed_ms: None,
                         },
                         _ => RecordedMove {
                             mv,
@@ -183,6 +203,7 @@ pub(crate) mod tests {
                             score: None,
                             depth: None,
                             time_ms: Some(0),
+                            allowed_ms: None,
                         },
                     }
                 })
@@ -190,6 +211,7 @@ pub(crate) mod tests {
             result: GameResult::TigersWin,
             termination: Termination::IllegalMove,
             reason: "Goats lose: illegal move \"c3\" (occupied)".to_string(),
+            time_forfeit: None,
         }
     }
 

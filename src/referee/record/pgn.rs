@@ -140,6 +140,7 @@ fn parse_comment(text: &str) -> Result<RecordedMove, String> {
         score: None,
         depth: None,
         time_ms: None,
+        allowed_ms: None,
     };
     let bad = || format!("invalid move comment \"{text}\"");
     for token in text.split_whitespace() {
@@ -264,6 +265,7 @@ fn parse_game(tags: &HashMap<String, String>, movetext: &str) -> Result<GameReco
         result,
         termination,
         reason,
+        time_forfeit: None,
     })
 }
 
