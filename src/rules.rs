@@ -6,11 +6,13 @@ use std::str::FromStr;
 /// What happens when a position comes back.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Repetition {
-    /// Once all goats are placed, a move that recreates a position (board and side to move) that
+    /// Once all goats are placed, a move that recreates a game state (board, side to move, goats
+    /// in hand and captured) that
     /// already occurred in the game is illegal.
     #[default]
     Forbid,
-    /// The game is drawn as soon as a position (board and side to move) occurs for the second time.
+    /// The game is drawn as soon as a game state (board, side to move, goats in hand and
+    /// captured) occurs for the second time.
     Draw,
 }
 

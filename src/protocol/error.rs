@@ -145,11 +145,9 @@ impl fmt::Display for CommandError {
                 f,
                 "{command} is not allowed while a search, perft or bench runs: send stop first"
             ),
-            NoPosition(reason) => write!(
-                f,
-                "no position to search: the last position command failed at {reason}; \
-                 answering bestmove 0000 until a good position arrives"
-            ),
+            NoPosition(reason) => {
+                write!(f, "no position to search until a good position: {reason}")
+            }
             LineTooLong { length, max } => write!(
                 f,
                 "line of {length} bytes ignored: at most {max} are accepted"

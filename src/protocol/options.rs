@@ -96,7 +96,7 @@ pub const OPTIONS: [OptionSpec; 13] = [
     OptionSpec {
         name: "Repetition",
         kind: OptionKind::Combo { default: "forbid", vars: &["forbid", "draw"] },
-        meaning: "rule variant: forbid (recreating a position is illegal once all goats are placed) or draw",
+        meaning: "rule variant: forbid (recreating a game state is illegal once all goats are placed) or draw (a recurring state draws)",
     },
     OptionSpec {
         name: "TablebasePath",

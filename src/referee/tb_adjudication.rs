@@ -5,12 +5,9 @@
 //! visits positions of strictly decreasing distance, so it can only run into an earlier
 //! position that the tables value as a win for the same winner at a shorter distance; a win or
 //! loss is not adjudicated while an earlier movement-phase position is one (the game goes on
-//! and is checked again after each move). Placement-phase positions are not checked: a
-//! movement-phase position can have the board of one (same goats on the board, the difference
-//! captured rather than in hand), which the repetition rules compare, but the tables cannot
-//! value such a board as it was, and treating every such board as a possible obstacle would
-//! hold back almost every adjudication. So, like chess tablebase adjudication in
-//! cutechess-cli, the result assumes that no placement-phase position recurs. A table draw is
+//! and is checked again after each move). Placement-phase positions need no check: the
+//! repetition rules compare the whole game state (goats in hand included), so none can recur
+//! once all goats are placed. A table draw is
 //! exact under `Repetition=draw`; under `Repetition=forbid` every game is finite and
 //! decisive, so a table draw is guidance only and draws are adjudicated there only on request
 //! (`-tbadjudicate both|draw`).
@@ -156,8 +153,8 @@ impl TbAdjudicator {
 
     /// Whether an earlier movement-phase position of the game is a table win for `winner` in
     /// fewer than `plies` plies: the winner's line could then be forbidden from entering it
-    /// (forbid rule) or the loser could repeat it (draw rule). Placement-phase positions are not
-    /// considered (see the module documentation).
+    /// (forbid rule) or the loser could repeat it (draw rule). Placement-phase positions cannot
+    /// recur (see the module documentation) and are not in the tables.
     fn history_may_interfere(&self, game: &Game, winner: Side, plies: u16) -> bool {
         let positions = game.positions();
         positions[..positions.len() - 1]

@@ -9,7 +9,7 @@
 //!   reported as [`Score::Mate`] in moves of the side to move.
 //! - Repetition follows the game's rules: under `forbid`, moves made with no goat in hand that
 //!   recreate a position of the game or of the search path are not generated (a side left
-//!   without moves loses); under `draw`, a repeated position scores 0. Board keys of the path
+//!   without moves loses); under `draw`, a repeated position scores 0. Whole-state keys of the path
 //!   are kept on a stack, those of the game in a sorted list with a bit filter.
 //! - Limits: `depth`, `nodes` (main thread) and time stop the search; the first iteration
 //!   always completes, so a move is always there. A `go` without any limit searches to
