@@ -12,8 +12,8 @@ pub struct RulesArgs {
     /// Goats the tigers must capture to win (1..20).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=20))]
     pub captures_to_win: u8,
-    /// Repetition rule: forbid (recreating a position is illegal once all goats are placed) or
-    /// draw (a position occurring twice draws).
+    /// Repetition rule: forbid (recreating a game state, goats in hand and captured included, is
+    /// illegal once all goats are placed) or draw (a state occurring twice draws).
     #[arg(long, default_value_t = Repetition::Forbid)]
     pub repetition: Repetition,
 }

@@ -7,8 +7,7 @@ use std::str::FromStr;
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Repetition {
     /// Once all goats are placed, a move that recreates a game state (board, side to move, goats
-    /// in hand and captured) that
-    /// already occurred in the game is illegal.
+    /// in hand and captured) that already occurred in the game is illegal.
     #[default]
     Forbid,
     /// The game is drawn as soon as a game state (board, side to move, goats in hand and

@@ -8,7 +8,7 @@
 //! - Scores are from the side to move's view, 100 = one goat; a win is `MATE - plies` and is
 //!   reported as [`Score::Mate`] in moves of the side to move.
 //! - Repetition follows the game's rules: under `forbid`, moves made with no goat in hand that
-//!   recreate a position of the game or of the search path are not generated (a side left
+//!   recreate a state of the game or of the search path are not generated (a side left
 //!   without moves loses); under `draw`, a repeated position scores 0. Whole-state keys of the path
 //!   are kept on a stack, those of the game in a sorted list with a bit filter.
 //! - Limits: `depth`, `nodes` (main thread) and time stop the search; the first iteration
