@@ -131,12 +131,13 @@ fn commands_that_work_during_a_search() {
         .any(|l| l.starts_with("Position: ")));
     send(&mut session, &out, "stop");
     // The next go searches the position set during the search.
-    let lines = send(&mut session, &out, "go depth 1");
+    session.handle_line("go depth 1");
+    let best = wait_bestmove(&out);
+    let lines = out.take();
     assert!(
         lines[0].starts_with("info string debug: searching T3T/5/2G2/5/T3T t 19 0"),
         "{lines:?}"
     );
-    let best = wait_bestmove(&out);
     let mv: Move = best.split(' ').nth(1).unwrap().parse().unwrap();
     assert!(mv.from().is_some(), "a tiger move: {best}");
 }
@@ -157,12 +158,14 @@ fn a_repetition_our_draw_rule_ends_is_played_on_when_the_arbiter_asks() {
         session.game().outcome(),
         Some(baghchal::Outcome::Repetition)
     );
-    let lines = send(&mut session, &out, "go depth 2");
+    out.take();
+    session.handle_line("go depth 2");
+    let best = wait_bestmove(&out);
+    let lines = out.take();
     assert!(
         lines[0].starts_with("info string warning: the game is over under our settings (draw"),
         "{lines:?}"
     );
-    let best = wait_bestmove(&out);
     let mv: Move = best.split(' ').nth(1).unwrap().parse().unwrap();
     session.game().position().check_board_move(mv).unwrap();
 }

@@ -39,7 +39,7 @@ fn tablebase_path_loads_reports_errors_and_follows_the_rules() {
     // A won movement-phase position: the engine reports a mate score and table hits.
     let won = tb_common::sample(7, 1, |_, value| value.wdl == Wdl::Win)[0];
     send(&mut session, &out, &format!("position fen {won}"));
-    send(&mut session, &out, "go depth 4");
+    session.handle_line("go depth 4");
     let best = wait_bestmove(&out);
     let lines = out.lines();
     let last_info = lines
