@@ -8,8 +8,7 @@
 use baghchal::tablebase::index::LayerIndex;
 use baghchal::tablebase::solve::generate_tables;
 use baghchal::tablebase::verify::board_position;
-use baghchal::tablebase::Tablebase;
-use baghchal::Rules;
+use baghchal::tablebase::{TableRules, Tablebase};
 use std::time::Instant;
 
 fn main() {
@@ -22,15 +21,13 @@ fn main() {
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let dir = std::env::temp_dir().join(format!("baghchal-tb-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let started = Instant::now();
-    let reports = generate_tables(
-        &dir,
+    let rules = TableRules {
         forced_capture,
         captures_to_win,
-        threads,
-        &|_: &str, _: u64, _: u64| {},
-    )
-    .expect("generation");
+    };
+    let started = Instant::now();
+    let reports =
+        generate_tables(&dir, rules, threads, &|_: &str, _: u64, _: u64| {}).expect("generation");
     let seconds = started.elapsed().as_secs_f64();
     for report in &reports {
         println!(
@@ -43,16 +40,9 @@ fn main() {
         );
     }
     let classes: u64 = reports.iter().map(|r| 2 * r.header.positions).sum();
-    println!(
-        "generate ForcedCapture={forced_capture} CapturesToWin={captures_to_win}: {classes} positions in {seconds:.2} s on {threads} threads"
-    );
+    println!("generate {rules}: {classes} positions in {seconds:.2} s on {threads} threads");
 
-    let rules = Rules {
-        forced_capture,
-        captures_to_win,
-        ..Rules::default()
-    };
-    let tables = Tablebase::open(&dir, &rules).expect("open");
+    let tables = Tablebase::open(&dir, rules).expect("open");
     let index = LayerIndex::get(usize::from(captures_to_win));
     let samples: Vec<_> = (0..index.len())
         .step_by(97)

@@ -6,7 +6,7 @@ use baghchal::referee::outcome::{GameResult, Termination};
 use baghchal::referee::record::{read_records, GameRecord, RecordedMove};
 use baghchal::tablebase::file::layer_path;
 use baghchal::tablebase::solve::generate_tables;
-use baghchal::tablebase::{Tablebase, Wdl};
+use baghchal::tablebase::{TableRules, Tablebase, Wdl};
 use baghchal::{Bitboard, Game, Position, Repetition, Rules, Side};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -29,7 +29,8 @@ fn tables_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = temp_dir("tables-ctw1");
-        generate_tables(&dir, false, 1, 2, &quiet).expect("generation");
+        generate_tables(&dir, TableRules::of(&rules(Repetition::Forbid)), 2, &quiet)
+            .expect("generation");
         dir
     })
 }
@@ -43,7 +44,7 @@ fn rules(repetition: Repetition) -> Rules {
 }
 
 fn tables(repetition: Repetition) -> Tablebase {
-    Tablebase::open(tables_dir(), &rules(repetition)).expect("tables open")
+    Tablebase::open(tables_dir(), TableRules::of(&rules(repetition))).expect("tables open")
 }
 
 /// Every movement-phase position with 0 goats captured (one empty point), both sides to move,

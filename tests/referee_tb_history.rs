@@ -6,7 +6,7 @@
 use baghchal::referee::outcome::GameResult;
 use baghchal::referee::tb_adjudication::{TbAdjudicator, TbResults};
 use baghchal::tablebase::solve::generate_tables;
-use baghchal::tablebase::{Tablebase, TbValue, Wdl};
+use baghchal::tablebase::{TableRules, Tablebase, TbValue, Wdl};
 use baghchal::{Bitboard, Game, Position, Repetition, Rules, Side};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -19,7 +19,8 @@ fn tables_dir() -> &'static Path {
     DIR.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("referee-tb-history-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        generate_tables(&dir, false, 2, 2, &quiet).expect("generation");
+        generate_tables(&dir, TableRules::of(&rules(Repetition::Forbid)), 2, &quiet)
+            .expect("generation");
         dir
     })
 }
@@ -94,7 +95,7 @@ fn is_win_within(value: TbValue, plies: u16) -> bool {
 fn an_earlier_faster_win_blocks_adjudication() {
     let dir = tables_dir();
     let rules = rules(Repetition::Draw);
-    let tables = Tablebase::open(dir, &rules).unwrap();
+    let tables = Tablebase::open(dir, TableRules::of(&rules)).unwrap();
     let adjudicator = TbAdjudicator::open(dir, &rules, None).unwrap();
     assert_eq!(adjudicator.results(), TbResults::Both);
     // A won position, a slow winning move, then a defence that leaves a longer win: the start
@@ -155,7 +156,7 @@ fn an_earlier_faster_win_blocks_adjudication() {
 fn placement_positions_are_not_obstacles() {
     let dir = tables_dir();
     let rules = rules(Repetition::Draw);
-    let tables = Tablebase::open(dir, &rules).unwrap();
+    let tables = Tablebase::open(dir, TableRules::of(&rules)).unwrap();
     let adjudicator = TbAdjudicator::open(dir, &rules, None).unwrap();
     // Goats place their last goat; the placement position has the board of a position with
     // one goat captured that is a faster win for the same side. The game could in principle
@@ -192,7 +193,7 @@ fn placement_positions_are_not_obstacles() {
 fn which_values_are_adjudicated() {
     let dir = tables_dir();
     let forbid = rules(Repetition::Forbid);
-    let tables = Tablebase::open(dir, &forbid).unwrap();
+    let tables = Tablebase::open(dir, TableRules::of(&forbid)).unwrap();
     let live = |wdl: Wdl| {
         positions(20, 0)
             .find(|p| {

@@ -3,7 +3,7 @@
 //! plain depth-limited minimax with memo on sampled positions of two layers.
 
 use baghchal::tablebase::solve::generate_tables;
-use baghchal::tablebase::{Tablebase, TbValue, Wdl};
+use baghchal::tablebase::{TableRules, Tablebase, TbValue, Wdl};
 use baghchal::{Bitboard, Position, Rules, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -19,8 +19,13 @@ fn rules(forced_capture: bool, captures_to_win: u8) -> Rules {
     }
 }
 
-/// Tables generated once per variant into a temporary directory.
-fn tables(forced_capture: bool, captures_to_win: u8) -> &'static Tablebase {
+/// Tables for `rules` generated once per variant into a temporary directory.
+fn tables(rules: &Rules) -> &'static Tablebase {
+    let table_rules = TableRules::of(rules);
+    let TableRules {
+        forced_capture,
+        captures_to_win,
+    } = table_rules;
     static CACHE: [[OnceLock<Tablebase>; 2]; 2] = [
         [OnceLock::new(), OnceLock::new()],
         [OnceLock::new(), OnceLock::new()],
@@ -31,15 +36,8 @@ fn tables(forced_capture: bool, captures_to_win: u8) -> &'static Tablebase {
             std::process::id()
         ));
         let _ = std::fs::remove_dir_all(&dir);
-        generate_tables(
-            &dir,
-            forced_capture,
-            captures_to_win,
-            2,
-            &|_: &str, _: u64, _: u64| {},
-        )
-        .expect("generation");
-        let tables = Tablebase::open(&dir, &rules(forced_capture, captures_to_win)).expect("open");
+        generate_tables(&dir, table_rules, 2, &|_: &str, _: u64, _: u64| {}).expect("generation");
+        let tables = Tablebase::open(&dir, table_rules).expect("open");
         let _ = std::fs::remove_dir_all(&dir);
         tables
     })
@@ -152,8 +150,8 @@ fn whole_first_layer_equals_fixed_point_minimax() {
     let positions = raw_positions(0);
     for forced_capture in [false, true] {
         let rules = rules(forced_capture, 1);
+        let tables = tables(&rules);
         let expected = fixed_point_values(&positions, &rules);
-        let tables = tables(forced_capture, 1);
         let mut kinds = [0usize; 3];
         for (position, &distance) in positions.iter().zip(&expected) {
             let value = as_value(distance);
@@ -218,7 +216,7 @@ fn sampled_two_layer_positions_equal_plain_minimax() {
     let mut rng = StdRng::seed_from_u64(seed);
     for forced_capture in [false, true] {
         let rules = rules(forced_capture, 2);
-        let tables = tables(forced_capture, 2);
+        let tables = tables(&rules);
         let layers = [raw_positions(0), raw_positions(1)];
         let (mut decided, mut undecided) = (0, 0);
         for sample in 0..120 {
@@ -247,8 +245,8 @@ fn sampled_two_layer_positions_equal_plain_minimax() {
 
 #[test]
 fn values_are_invariant_under_symmetry_and_best_moves_keep_them() {
-    let tables = tables(false, 2);
     let rules = rules(false, 2);
+    let tables = tables(&rules);
     let mut rng = StdRng::seed_from_u64(7);
     let positions = raw_positions(1);
     for _ in 0..2_000 {
@@ -292,7 +290,7 @@ fn values_are_invariant_under_symmetry_and_best_moves_keep_them() {
 
 #[test]
 fn positions_outside_the_tables() {
-    let tables = tables(false, 1);
+    let tables = tables(&rules(false, 1));
     assert_eq!(tables.probe(&Position::startpos()), None, "goats in hand");
     let full = (1u32 << 25) - 1;
     let tigers = 0b1_0001 | 0b1_0001 << 20;

@@ -108,7 +108,9 @@ fn main() -> ExitCode {
             moves,
             rules,
         }) => run_perft(depth, position, &moves, &rules),
-        Some(Command::Tb { command }) => baghchal::tablebase::cli::run(command),
+        Some(Command::Tb { command }) => {
+            baghchal::tablebase::cli::run(command, &mut std::io::stdout().lock())
+        }
         Some(Command::Bench { depth }) => {
             run_bench_command(depth);
             Ok(())

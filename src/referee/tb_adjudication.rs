@@ -13,7 +13,7 @@
 //! (`-tbadjudicate both|draw`).
 
 use super::outcome::GameResult;
-use crate::tablebase::{Tablebase, TbValue, Wdl};
+use crate::tablebase::{TableRules, Tablebase, TbValue, Wdl};
 use crate::{Game, Repetition, Rules, Side};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -74,7 +74,7 @@ impl fmt::Debug for TbAdjudicator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TbAdjudicator")
             .field("dir", &self.dir)
-            .field("rules", self.tables.rules())
+            .field("rules", &self.tables.rules())
             .field("results", &self.results)
             .finish()
     }
@@ -92,7 +92,7 @@ impl TbAdjudicator {
         rules: &Rules,
         results: Option<TbResults>,
     ) -> Result<TbAdjudicator, String> {
-        let tables = Tablebase::open(dir, rules)
+        let tables = Tablebase::open(dir, TableRules::of(rules))
             .map_err(|e| format!("tablebase \"{}\": {e}", dir.display()))?;
         Ok(TbAdjudicator::new(
             dir,

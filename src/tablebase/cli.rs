@@ -3,7 +3,7 @@
 use super::generate::Progress;
 use super::solve::{generate_tables, LayerReport};
 use super::verify::verify_tables;
-use super::{Tablebase, Wdl};
+use super::{TableRules, Tablebase, Wdl};
 use crate::Position;
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -12,10 +12,11 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
-/// Writes a line to stdout; a closed stdout (e.g. a pipe into `head`) is an error, not a panic.
+/// Writes a line to the output; a closed output (e.g. stdout piped into `head`) is an error,
+/// not a panic.
 macro_rules! out {
-    ($($arg:tt)*) => {
-        writeln!(std::io::stdout(), $($arg)*).map_err(|e| format!("cannot write to stdout: {e}"))?
+    ($out:expr, $($arg:tt)*) => {
+        writeln!($out, $($arg)*).map_err(|e| format!("cannot write the output: {e}"))?
     };
 }
 
@@ -118,15 +119,19 @@ fn threads_or_default(threads: Option<usize>) -> usize {
         .max(1)
 }
 
-fn print_reports(reports: &[LayerReport]) -> Result<(), String> {
+fn print_reports(reports: &[LayerReport], out: &mut dyn Write) -> Result<(), String> {
     let mut classes = 0;
     let mut bytes = 0;
-    out!("layer side   positions        wins       draws      losses maxdist  seconds      bytes");
+    out!(
+        out,
+        "layer side   positions        wins       draws      losses maxdist  seconds      bytes"
+    );
     for report in reports {
         let header = &report.header;
         for (side, name) in ["goats", "tigers"].iter().enumerate() {
             let [wins, draws, losses] = header.counts[side];
             out!(
+                out,
                 "{:>5} {name:<6} {:>11} {wins:>11} {draws:>11} {losses:>11} {:>7} {:>8.2} {:>10}{}",
                 report.captured,
                 header.positions,
@@ -139,59 +144,64 @@ fn print_reports(reports: &[LayerReport]) -> Result<(), String> {
         classes += 2 * header.positions;
         bytes += report.file_bytes;
     }
-    out!("positions (symmetry classes, both sides to move): {classes}");
-    out!("total file bytes: {bytes}");
+    out!(
+        out,
+        "positions (symmetry classes, both sides to move): {classes}"
+    );
+    out!(out, "total file bytes: {bytes}");
     Ok(())
 }
 
-/// Runs a `tb` subcommand; results go to stdout, progress to stderr.
+/// Runs a `tb` subcommand: results are written to `out` (the binary passes its stdout), progress
+/// goes to stderr.
 ///
 /// # Errors
-/// A message saying what went wrong.
-pub fn run(command: TbCommand) -> Result<(), String> {
+/// A message saying what went wrong, including a failure to write to `out`.
+pub fn run(command: TbCommand, out: &mut dyn Write) -> Result<(), String> {
     let bars = PhaseProgress::new();
-    let result = run_with_progress(command, &|phase: &str, done: u64, total: u64| {
+    let result = run_with_progress(command, out, &|phase: &str, done: u64, total: u64| {
         bars.update(phase, done, total);
     });
     bars.finish();
-    result
+    // Flushed also after an error, so that what was written before it is not lost.
+    let flushed = out
+        .flush()
+        .map_err(|e| format!("cannot write the output: {e}"));
+    result.and(flushed)
 }
 
-fn run_with_progress(command: TbCommand, progress: Progress) -> Result<(), String> {
+fn run_with_progress(
+    command: TbCommand,
+    out: &mut dyn Write,
+    progress: Progress,
+) -> Result<(), String> {
     match command {
         TbCommand::Gen {
-            out,
+            out: dir,
             captures_to_win,
             forced_capture,
             threads,
         } => {
             let started = Instant::now();
-            let reports = generate_tables(
-                &out,
+            let rules = TableRules {
                 forced_capture,
                 captures_to_win,
-                threads_or_default(threads),
-                progress,
-            )
-            .map_err(|e| e.to_string())?;
-            print_reports(&reports)?;
-            out!("wall seconds: {:.2}", started.elapsed().as_secs_f64());
+            };
+            let reports = generate_tables(&dir, rules, threads_or_default(threads), progress)
+                .map_err(|e| e.to_string())?;
+            print_reports(&reports, out)?;
+            out!(out, "wall seconds: {:.2}", started.elapsed().as_secs_f64());
             Ok(())
         }
         TbCommand::Verify { dir, threads } => {
             let (tables, checks) = verify_tables(&dir, threads_or_default(threads), progress)
                 .map_err(|e| e.to_string())?;
-            out!(
-                "rules: {}",
-                super::table_rules_text(
-                    tables.rules().forced_capture,
-                    tables.rules().captures_to_win
-                )
-            );
-            out!("checksums: ok");
+            out!(out, "rules: {}", tables.rules());
+            out!(out, "checksums: ok");
             let mut failed = false;
             for check in &checks {
                 out!(
+                    out,
                     "layer {}: {} positions per side, {} mismatches, counts {}",
                     check.captured,
                     check.positions,
@@ -203,14 +213,14 @@ fn run_with_progress(command: TbCommand, progress: Progress) -> Result<(), Strin
                     }
                 );
                 if let Some(example) = &check.example {
-                    out!("  first mismatch: {example}");
+                    out!(out, "  first mismatch: {example}");
                 }
                 failed |= !check.ok();
             }
             if failed {
                 Err("verification failed".to_string())
             } else {
-                out!("verify: ok");
+                out!(out, "verify: ok");
                 Ok(())
             }
         }
@@ -223,10 +233,10 @@ fn run_with_progress(command: TbCommand, progress: Progress) -> Result<(), Strin
                     position.goats_in_hand()
                 )
             })?;
-            out!("value: {}", value.wdl);
+            out!(out, "value: {}", value.wdl);
             match value.plies_to_end {
-                Some(plies) => out!("distance: {plies}"),
-                None => out!("distance: none"),
+                Some(plies) => out!(out, "distance: {plies}"),
+                None => out!(out, "distance: none"),
             }
             let moves: Vec<String> = tables
                 .best_moves_with_values(&position)
@@ -236,7 +246,7 @@ fn run_with_progress(command: TbCommand, progress: Progress) -> Result<(), Strin
                     (_, Some(plies)) => format!("{mv}({plies})"),
                 })
                 .collect();
-            out!("moves: {}", moves.join(" "));
+            out!(out, "moves: {}", moves.join(" "));
             Ok(())
         }
     }

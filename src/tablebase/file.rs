@@ -1,7 +1,7 @@
 //! The layer file format (see docs/tablebase.md): a fixed 88-byte little-endian header, then one
 //! byte per position (goats to move, then tigers to move), protected by CRC-32 checksums.
 
-use super::{Corruption, TablebaseError};
+use super::{Corruption, TableRules, TablebaseError};
 use memmap2::Mmap;
 use std::fmt;
 use std::fs;
@@ -19,10 +19,8 @@ pub const HEADER_LEN: usize = 88;
 /// The header of a layer file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LayerHeader {
-    /// Rule variant: captures compulsory.
-    pub forced_capture: bool,
-    /// Rule variant: captures the tigers need.
-    pub captures_to_win: u8,
+    /// The rules the values were computed for (bytes 12 and 13).
+    pub rules: TableRules,
     /// Goats captured in this layer.
     pub captured: u8,
     /// Positions (symmetry classes) per side to move.
@@ -45,8 +43,8 @@ fn encode_header(header: &LayerHeader, payload_crc: u32) -> [u8; HEADER_LEN] {
     let mut out = [0u8; HEADER_LEN];
     out[0..8].copy_from_slice(&MAGIC);
     out[8..12].copy_from_slice(&VERSION.to_le_bytes());
-    out[12] = u8::from(header.forced_capture);
-    out[13] = header.captures_to_win;
+    out[12] = u8::from(header.rules.forced_capture);
+    out[13] = header.rules.captures_to_win;
     out[14] = header.captured;
     out[16..24].copy_from_slice(&header.positions.to_le_bytes());
     out[24..32].copy_from_slice(&(2 * header.positions).to_le_bytes());
@@ -154,8 +152,10 @@ fn parse_header(head: &[u8], file_len: u64) -> Result<(LayerHeader, u32), Corrup
         }
     }
     let header = LayerHeader {
-        forced_capture: head[12] == 1,
-        captures_to_win: head[13],
+        rules: TableRules {
+            forced_capture: head[12] == 1,
+            captures_to_win: head[13],
+        },
         captured: head[14],
         positions,
         counts,
@@ -330,8 +330,7 @@ mod tests {
     #[test]
     fn header_length_fields_cannot_overflow() {
         let header = LayerHeader {
-            forced_capture: false,
-            captures_to_win: 5,
+            rules: TableRules::DEFAULT,
             captured: 0,
             positions: 1,
             counts: [[0; 3]; 2],

@@ -1,6 +1,7 @@
 //! The move graph of a layer on canonical boards: successors (moves) and predecessors (un-moves).
 
 use super::index::{Board, LayerIndex};
+use super::TableRules;
 use crate::bitboard::Bitboard;
 use crate::tables::{shift, JUMPS, JUMP_FROM, NEIGHBOURS};
 
@@ -83,13 +84,13 @@ pub struct LayerGraph {
 }
 
 impl LayerGraph {
-    /// The graph of the layer with `captured` goats captured.
-    pub fn new(captured: u8, captures_to_win: u8, forced_capture: bool) -> LayerGraph {
+    /// The graph of the layer with `captured` goats captured under `rules`.
+    pub fn new(captured: u8, rules: TableRules) -> LayerGraph {
         let empties = usize::from(captured) + 1;
         LayerGraph {
             index: LayerIndex::get(empties),
-            next: (captured + 1 < captures_to_win).then(|| LayerIndex::get(empties + 1)),
-            forced_capture,
+            next: (captured + 1 < rules.captures_to_win).then(|| LayerIndex::get(empties + 1)),
+            forced_capture: rules.forced_capture,
         }
     }
 

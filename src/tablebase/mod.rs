@@ -11,12 +11,14 @@ pub mod generate;
 pub mod graph;
 pub mod index;
 pub mod probe;
+pub mod rules;
 pub mod solve;
 pub mod symmetry;
 pub mod value;
 pub mod verify;
 
 pub use probe::Tablebase;
+pub use rules::{ParseTableRulesError, TableRules};
 pub use value::{TbValue, Wdl};
 
 use std::fmt;
@@ -91,12 +93,12 @@ pub enum TablebaseError {
         /// The file.
         path: PathBuf,
         /// Rules asked for.
-        expected: String,
+        expected: TableRules,
         /// Rules the file was made for.
-        found: String,
+        found: TableRules,
     },
-    /// Rules the tables do not cover (captures to win above 5).
-    UnsupportedRules(String),
+    /// Rules the tables do not cover (captures to win outside 1..=5).
+    UnsupportedRules(TableRules),
     /// A distance does not fit the one-byte format.
     DistanceOverflow {
         /// The layer being solved.
@@ -123,7 +125,11 @@ impl fmt::Display for TablebaseError {
                 "\"{}\": table file made for rules \"{found}\", not \"{expected}\"",
                 path.display()
             ),
-            TablebaseError::UnsupportedRules(message) => f.write_str(message),
+            TablebaseError::UnsupportedRules(rules) => write!(
+                f,
+                "invalid captures to win {}: tablebases cover 1..{MAX_CAPTURES_TO_WIN}",
+                rules.captures_to_win
+            ),
             TablebaseError::DistanceOverflow { captured } => write!(
                 f,
                 "layer with {captured} captured: a distance exceeds {} plies",
@@ -139,24 +145,5 @@ impl std::error::Error for TablebaseError {
             TablebaseError::Io { source, .. } => Some(source),
             _ => None,
         }
-    }
-}
-
-/// The rules as the tables see them: only forced capture and captures to win change values.
-pub fn table_rules_text(forced_capture: bool, captures_to_win: u8) -> String {
-    format!("ForcedCapture={forced_capture} CapturesToWin={captures_to_win}")
-}
-
-/// Checks that `captures_to_win` is one the tables cover (1..=5).
-///
-/// # Errors
-/// [`TablebaseError::UnsupportedRules`] naming the value.
-pub fn check_captures_to_win(captures_to_win: u8) -> Result<(), TablebaseError> {
-    if (1..=MAX_CAPTURES_TO_WIN).contains(&captures_to_win) {
-        Ok(())
-    } else {
-        Err(TablebaseError::UnsupportedRules(format!(
-            "invalid captures to win {captures_to_win}: tablebases cover 1..{MAX_CAPTURES_TO_WIN}"
-        )))
     }
 }

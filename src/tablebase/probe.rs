@@ -4,8 +4,8 @@ use super::file::{layer_path, open_layer, LayerHeader, LayerValues};
 use super::index::LayerIndex;
 use super::solve::check_header;
 use super::value::{decode_value, TbValue, Wdl};
-use super::{check_captures_to_win, TablebaseError};
-use crate::{Move, Position, Rules, Side};
+use super::{TableRules, TablebaseError};
+use crate::{Move, Position, Repetition, Side};
 use std::path::Path;
 
 /// A full set of movement-phase tables for one rule variant, memory-mapped from its files (so
@@ -13,7 +13,7 @@ use std::path::Path;
 /// modified while the tables are open.
 #[derive(Debug)]
 pub struct Tablebase {
-    rules: Rules,
+    rules: TableRules,
     /// Per layer (goats captured): goats-to-move values, then tigers-to-move values.
     layers: Vec<LayerValues>,
     headers: Vec<LayerHeader>,
@@ -21,54 +21,42 @@ pub struct Tablebase {
 
 impl Tablebase {
     /// Opens and validates (magic, version, checksums, sizes, rules) the tables in `dir` for
-    /// `rules`. The repetition rule does not change stored values (cycles are draws).
+    /// `rules` (for a game's rules: [`TableRules::of`]; the repetition rule does not change
+    /// stored values, cycles are draws).
     ///
     /// # Errors
     /// A missing, unreadable, corrupt or mismatched file, or rules the tables do not cover.
-    pub fn open(dir: &Path, rules: &Rules) -> Result<Tablebase, TablebaseError> {
-        check_captures_to_win(rules.captures_to_win)?;
+    pub fn open(dir: &Path, rules: TableRules) -> Result<Tablebase, TablebaseError> {
+        rules.check_covered()?;
         let mut layers = Vec::new();
         let mut headers = Vec::new();
         for captured in 0..rules.captures_to_win {
             let path = layer_path(dir, captured);
             let (header, payload) = open_layer(&path)?;
             let positions = u64::from(LayerIndex::get(usize::from(captured) + 1).len());
-            check_header(
-                &path,
-                &header,
-                rules.forced_capture,
-                rules.captures_to_win,
-                captured,
-                positions,
-            )?;
+            check_header(&path, &header, rules, captured, positions)?;
             layers.push(payload);
             headers.push(header);
         }
         Ok(Tablebase {
-            rules: *rules,
+            rules,
             layers,
             headers,
         })
     }
 
-    /// Opens the tables in `dir` with the rules recorded in their first layer's header (and the
-    /// default repetition rule).
+    /// Opens the tables in `dir` with the rules recorded in their first layer's header.
     ///
     /// # Errors
     /// As [`Tablebase::open`].
     pub fn open_recorded(dir: &Path) -> Result<Tablebase, TablebaseError> {
         let (header, _) = open_layer(&layer_path(dir, 0))?;
-        let rules = Rules {
-            forced_capture: header.forced_capture,
-            captures_to_win: header.captures_to_win,
-            ..Rules::default()
-        };
-        Tablebase::open(dir, &rules)
+        Tablebase::open(dir, header.rules)
     }
 
     /// The rules the tables were opened for.
-    pub fn rules(&self) -> &Rules {
-        &self.rules
+    pub fn rules(&self) -> TableRules {
+        self.rules
     }
 
     /// The stored values of layer `captured`: goats to move, then tigers to move.
@@ -106,8 +94,10 @@ impl Tablebase {
         let Some(value) = self.probe(position) else {
             return Vec::new();
         };
+        // A position's legal moves ignore the repetition rule.
+        let rules = self.rules.with_repetition(Repetition::default());
         let mut moves: Vec<(Move, TbValue)> = position
-            .legal_moves(&self.rules)
+            .legal_moves(&rules)
             .iter()
             .filter_map(|&mv| {
                 let child = self.probe(&position.played(mv))?.negate();

@@ -5,7 +5,7 @@ use super::file::{layer_path, read_layer, write_layer, LayerHeader};
 use super::generate::{generate_layer, Progress};
 use super::graph::LayerGraph;
 use super::value::{decode_value, Wdl};
-use super::{check_captures_to_win, table_rules_text, Corruption, TablebaseError};
+use super::{Corruption, TableRules, TablebaseError};
 use std::path::Path;
 use std::time::Instant;
 
@@ -52,64 +52,60 @@ fn max_distance(values: &[u8]) -> u16 {
         .unwrap_or(0)
 }
 
-/// Generates (or resumes) the tables for `forced_capture` / `captures_to_win` in `dir`, using
-/// `threads` threads. Returns one report per layer, most captures first.
+/// Generates (or resumes) the tables for `rules` in `dir`, using `threads` threads. Returns one report per layer, most captures first.
 ///
 /// # Errors
 /// Unsupported rules, I/O failures, or a distance overflow.
 pub fn generate_tables(
     dir: &Path,
-    forced_capture: bool,
-    captures_to_win: u8,
+    rules: TableRules,
     threads: usize,
     progress: Progress,
 ) -> Result<Vec<LayerReport>, TablebaseError> {
-    check_captures_to_win(captures_to_win)?;
+    rules.check_covered()?;
     std::fs::create_dir_all(dir).map_err(|source| TablebaseError::Io {
         path: dir.to_path_buf(),
         source,
     })?;
     let mut reports = Vec::new();
     let mut next_goats: Option<Vec<u8>> = None;
-    for captured in (0..captures_to_win).rev() {
+    for captured in (0..rules.captures_to_win).rev() {
         let started = Instant::now();
         let path = layer_path(dir, captured);
-        let graph = LayerGraph::new(captured, captures_to_win, forced_capture);
+        let graph = LayerGraph::new(captured, rules);
         let positions = u64::from(graph.index.len());
-        let (header, payload, resumed) =
-            match load_existing(&path, forced_capture, captures_to_win, captured, positions)? {
-                Some((header, payload)) => {
-                    log::info!(
-                        "layer {captured}: \"{}\" is present and valid, skipped",
-                        path.display()
-                    );
-                    (header, payload, true)
-                }
-                None => {
-                    let layer_progress = |phase: &str, done: u64, total: u64| {
-                        progress(&format!("layer {captured} {phase}"), done, total);
-                    };
-                    let solved = generate_layer(
-                        &graph,
-                        captured,
-                        next_goats.as_deref(),
-                        threads,
-                        &layer_progress,
-                    )?;
-                    let [goats, tigers] = solved.values;
-                    let header = LayerHeader {
-                        forced_capture,
-                        captures_to_win,
-                        captured,
-                        positions,
-                        counts: [count_values(&goats), count_values(&tigers)],
-                    };
-                    write_layer(&path, &header, &goats, &tigers)?;
-                    let mut payload = goats;
-                    payload.extend_from_slice(&tigers);
-                    (header, payload, false)
-                }
-            };
+        let (header, payload, resumed) = match load_existing(&path, rules, captured, positions)? {
+            Some((header, payload)) => {
+                log::info!(
+                    "layer {captured}: \"{}\" is present and valid, skipped",
+                    path.display()
+                );
+                (header, payload, true)
+            }
+            None => {
+                let layer_progress = |phase: &str, done: u64, total: u64| {
+                    progress(&format!("layer {captured} {phase}"), done, total);
+                };
+                let solved = generate_layer(
+                    &graph,
+                    captured,
+                    next_goats.as_deref(),
+                    threads,
+                    &layer_progress,
+                )?;
+                let [goats, tigers] = solved.values;
+                let header = LayerHeader {
+                    rules,
+                    captured,
+                    positions,
+                    counts: [count_values(&goats), count_values(&tigers)],
+                };
+                write_layer(&path, &header, &goats, &tigers)?;
+                let mut payload = goats;
+                payload.extend_from_slice(&tigers);
+                (header, payload, false)
+            }
+        };
         let file_bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         reports.push(LayerReport {
             captured,
@@ -131,21 +127,13 @@ pub fn generate_tables(
 /// damaged (it will be regenerated). A file for other rules is an error: never overwrite it.
 fn load_existing(
     path: &Path,
-    forced_capture: bool,
-    captures_to_win: u8,
+    rules: TableRules,
     captured: u8,
     positions: u64,
 ) -> Result<Option<(LayerHeader, Vec<u8>)>, TablebaseError> {
     match read_layer(path) {
         Ok((header, payload)) => {
-            check_header(
-                path,
-                &header,
-                forced_capture,
-                captures_to_win,
-                captured,
-                positions,
-            )?;
+            check_header(path, &header, rules, captured, positions)?;
             Ok(Some((header, payload)))
         }
         Err(TablebaseError::NotFound { .. }) => Ok(None),
@@ -164,16 +152,15 @@ fn load_existing(
 pub fn check_header(
     path: &Path,
     header: &LayerHeader,
-    forced_capture: bool,
-    captures_to_win: u8,
+    rules: TableRules,
     captured: u8,
     positions: u64,
 ) -> Result<(), TablebaseError> {
-    if header.forced_capture != forced_capture || header.captures_to_win != captures_to_win {
+    if header.rules != rules {
         return Err(TablebaseError::MismatchedRules {
             path: path.to_path_buf(),
-            expected: table_rules_text(forced_capture, captures_to_win),
-            found: table_rules_text(header.forced_capture, header.captures_to_win),
+            expected: rules,
+            found: header.rules,
         });
     }
     if header.captured != captured || header.positions != positions {

@@ -92,10 +92,10 @@ pub fn verify_tables(
     progress: Progress,
 ) -> Result<(Tablebase, Vec<LayerCheck>), TablebaseError> {
     let tables = Tablebase::open_recorded(dir)?;
-    let rules = *tables.rules();
+    let rules = tables.rules();
     let mut checks = Vec::new();
     for captured in 0..rules.captures_to_win {
-        let graph = LayerGraph::new(captured, rules.captures_to_win, rules.forced_capture);
+        let graph = LayerGraph::new(captured, rules);
         let len = graph.index.len() as usize;
         let layer = tables.layer(captured);
         let next = graph

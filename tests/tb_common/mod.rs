@@ -6,7 +6,7 @@ use baghchal::engine::{Engine, EngineOptions, Limits, SearchInfo, SearchObserver
 use baghchal::tablebase::index::LayerIndex;
 use baghchal::tablebase::solve::generate_tables;
 use baghchal::tablebase::verify::board_position;
-use baghchal::tablebase::{Tablebase, TbValue};
+use baghchal::tablebase::{TableRules, Tablebase, TbValue};
 use baghchal::{Game, Position, Repetition, Rules};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -32,8 +32,7 @@ pub fn table_dir() -> &'static Path {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tb-engine-ctw2");
         generate_tables(
             &dir,
-            false,
-            CAPTURES_TO_WIN,
+            TableRules::of(&rules(Repetition::Forbid)),
             2,
             &|_: &str, _: u64, _: u64| {},
         )
@@ -45,7 +44,9 @@ pub fn table_dir() -> &'static Path {
 /// The tables, opened once.
 pub fn tables() -> &'static Tablebase {
     static TABLES: OnceLock<Tablebase> = OnceLock::new();
-    TABLES.get_or_init(|| Tablebase::open(table_dir(), &rules(Repetition::Forbid)).expect("open"))
+    TABLES.get_or_init(|| {
+        Tablebase::open(table_dir(), TableRules::of(&rules(Repetition::Forbid))).expect("open")
+    })
 }
 
 /// An engine at `game`, with or without the tables.

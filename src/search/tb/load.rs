@@ -4,7 +4,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::tablebase::{table_rules_text, Tablebase, TablebaseError};
+use crate::tablebase::{TableRules, Tablebase, TablebaseError};
 use crate::Rules;
 
 /// Whether the engine has tables, as the engine reports it.
@@ -17,8 +17,8 @@ pub enum TablebaseStatus {
     Loaded {
         /// The directory they came from.
         path: PathBuf,
-        /// Their rules, as `ForcedCapture=false CapturesToWin=5`.
-        rules: String,
+        /// Their rules (shown as `ForcedCapture=false CapturesToWin=5`).
+        rules: TableRules,
     },
     /// Opening failed: the engine plays without tables.
     Failed {
@@ -70,8 +70,8 @@ impl fmt::Display for TablebaseStatus {
 pub struct TablebaseSlot {
     tables: Option<Arc<Tablebase>>,
     status: TablebaseStatus,
-    /// Directory, forced capture and captures to win of the last successful opening.
-    opened_for: Option<(PathBuf, bool, u8)>,
+    /// Directory and table rules of the last successful opening.
+    opened_for: Option<(PathBuf, TableRules)>,
 }
 
 impl TablebaseSlot {
@@ -81,21 +81,18 @@ impl TablebaseSlot {
             *self = TablebaseSlot::default();
             return;
         };
-        let key = (
-            path.to_path_buf(),
-            rules.forced_capture,
-            rules.captures_to_win,
-        );
+        let table_rules = TableRules::of(rules);
+        let key = (path.to_path_buf(), table_rules);
         if self.tables.is_some() && self.opened_for.as_ref() == Some(&key) {
             return;
         }
         // Release the old tables before reading new ones.
         *self = TablebaseSlot::default();
-        match Tablebase::open(path, rules) {
+        match Tablebase::open(path, table_rules) {
             Ok(tables) => {
                 self.status = TablebaseStatus::Loaded {
                     path: path.to_path_buf(),
-                    rules: table_rules_text(rules.forced_capture, rules.captures_to_win),
+                    rules: table_rules,
                 };
                 log::info!("{}", self.status);
                 self.tables = Some(Arc::new(tables));

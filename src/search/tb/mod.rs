@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::search::report::SearchInfo;
 use crate::search::score::Score;
-use crate::tablebase::{Tablebase, TbValue, Wdl};
+use crate::tablebase::{TableRules, Tablebase, TbValue, Wdl};
 use crate::{Repetition, Rules};
 
 use super::score::{mate_in, mated_in, Value, DRAW};
@@ -48,9 +48,7 @@ impl<'a> TbProbe<'a> {
     /// made for another forced-capture rule or captures-to-win count.
     pub fn new(tables: Option<&'a Tablebase>, rules: &Rules) -> TbProbe<'a> {
         let tables = tables.filter(|tables| {
-            let made_for = tables.rules();
-            let fits = made_for.forced_capture == rules.forced_capture
-                && made_for.captures_to_win == rules.captures_to_win;
+            let fits = tables.rules() == TableRules::of(rules);
             if !fits {
                 log::debug!("tablebases not used: made for other rules than the game's");
             }
