@@ -182,7 +182,12 @@ pub struct EngineProcess {
     output: Receiver<Output>,
     /// The name the engine gave in `id name`.
     pub id_name: Option<String>,
+    /// Sees every line read from the engine (see [`EngineProcess::set_line_observer`]).
+    observer: Option<LineObserver>,
 }
+
+/// A callback that sees every line read from an engine, e.g. to show its `info` lines live.
+pub type LineObserver = Box<dyn FnMut(&str) + Send>;
 
 impl EngineProcess {
     /// Starts `command`; `name` is used in logs.
@@ -249,12 +254,20 @@ impl EngineProcess {
             stdin,
             output,
             id_name: None,
+            observer: None,
         })
     }
 
     /// The process id.
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// Installs (or, with `None`, removes) a callback that sees every line read from the engine,
+    /// before it is handled; the GUI uses it to show `info` lines while the referee waits for
+    /// `bestmove`.
+    pub fn set_line_observer(&mut self, observer: Option<LineObserver>) {
+        self.observer = observer;
     }
 
     /// Sends one line.
@@ -295,6 +308,9 @@ impl EngineProcess {
             match self.output.recv_timeout(slice) {
                 Ok(Output::Line(line)) => {
                     log::trace!("{} > {line}", self.name);
+                    if let Some(observer) = &mut self.observer {
+                        observer(&line);
+                    }
                     return Ok(line);
                 }
                 Ok(Output::End) | Err(RecvTimeoutError::Disconnected) => {
