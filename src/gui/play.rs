@@ -31,7 +31,7 @@ pub fn capitalized(side: Side) -> &'static str {
 pub fn parse_position(text: &str) -> Result<Position, String> {
     text.trim()
         .parse()
-        .map_err(|e| format!("invalid position: {e}"))
+        .map_err(|e: crate::ParsePositionError| e.to_string())
 }
 
 impl Session {
