@@ -3,7 +3,7 @@
 
 mod gui_support;
 
-use gui_support::{alive, children, Client, Gui};
+use gui_support::{alive, children, wait_for_children, Client, Gui};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -36,7 +36,7 @@ fn http_routes_answer_and_errors_are_clear() {
     assert_eq!(status, 200, "{body}");
     let game: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(game["game"]["position"]["fen"], "T3T/5/2G2/1T3/4T g 19 0");
-    assert_eq!(game["game"]["legal"].as_array().unwrap().len(), 21);
+    assert_eq!(game["game"]["legal"].as_array().unwrap().len(), 20);
 
     for (request, needle) in [
         (
@@ -220,5 +220,35 @@ async fn an_engine_fault_is_reported_and_the_game_stays() {
     assert_eq!(state["game"]["start"], "T3T/5/5/5/T3T g 20 0");
     page.send(json!({"type": "restart_engine"})).await;
     page.until(WAIT, |v| is_state(v) && v["fault"].is_null())
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_engine_is_reported_and_can_be_restarted() {
+    let gui = Gui::start(&[]);
+    let mut page = Client::connect(&gui).await;
+    page.until(WAIT, is_state).await;
+    page.send(
+        json!({"type": "play", "engine": 0, "human": "tigers", "limits": {"movetime_ms": 4000}}),
+    )
+    .await;
+    page.until(WAIT, |v| is_state(v) && v["thinking"] == "goats")
+        .await;
+    let engines = wait_for_children(gui.child.id());
+    assert_eq!(engines.len(), 1, "{engines:?}");
+    unsafe {
+        libc::kill(engines[0] as i32, libc::SIGKILL);
+    }
+    let state = page
+        .until(WAIT, |v| is_state(v) && !v["fault"].is_null())
+        .await;
+    assert!(
+        state["fault"].as_str().unwrap().contains("disconnect"),
+        "{}",
+        state["fault"]
+    );
+    assert_eq!(state["game"]["position"]["fen"], "T3T/5/5/5/T3T g 20 0");
+    page.send(json!({"type": "restart_engine"})).await;
+    page.until(WAIT, |v| is_state(v) && v["game"]["ply"] == 1)
         .await;
 }

@@ -115,6 +115,17 @@ pub fn children(pid: u32) -> Vec<u32> {
     found
 }
 
+/// The children of `pid`, waiting up to 5 s for there to be one (engines start on a thread),
+/// then 300 ms more so that a search has begun.
+pub fn wait_for_children(pid: u32) -> Vec<u32> {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while children(pid).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    children(pid)
+}
+
 /// Whether process `pid` exists (and is not a zombie).
 pub fn alive(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))

@@ -274,3 +274,6 @@ setInterval(() => {
 
 selectTab("play");
 connect();
+
+// For tests and the curious: the state the page last got from the server.
+window.baghchal = { get state() { return state; }, get lines() { return lines; } };

@@ -175,7 +175,7 @@ export function createBoard(root, onIntent) {
     if (index === null) return;
     if (!state.editing && state.interactive && state.board[index] !== "." && targetsFrom(index).length) {
       drag = { from: index, moved: false, x: 0, y: 0 };
-      svg.setPointerCapture(event.pointerId);
+      try { svg.setPointerCapture(event.pointerId); } catch (_) { /* synthetic events */ }
     } else {
       clickPoint(index);
     }
