@@ -37,7 +37,8 @@ impl WatchHandle {
     /// Stops the game (not recorded) and waits until both engines are shut down.
     pub fn stop(&self) {
         self.interrupt.store(true, Ordering::SeqCst);
-        if let Some(thread) = self.thread.lock().expect("watch lock").take() {
+        let thread = self.thread.lock().expect("watch lock").take();
+        if let Some(thread) = thread {
             let _ = thread.join();
         }
     }

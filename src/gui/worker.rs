@@ -62,23 +62,30 @@ pub enum WorkerEvent {
 
 /// The session's side of a worker thread.
 pub struct WorkerHandle {
-    jobs: Sender<Job>,
-    interrupt: Arc<AtomicBool>,
+    jobs: Sender<(Job, Arc<AtomicBool>)>,
+    /// The interrupt flag of the newest job: each job has its own, so that interrupting one
+    /// can never reach the next.
+    current: Mutex<Arc<AtomicBool>>,
     thread: Mutex<Option<JoinHandle<()>>>,
 }
 
 impl WorkerHandle {
     /// Queues `job`, interrupting the running one.
     pub fn submit(&self, job: Job) {
-        // Send first, then interrupt: the worker resets the flag before looking for newer jobs.
-        let _ = self.jobs.send(job);
-        self.interrupt.store(true, Ordering::SeqCst);
+        let flag = Arc::new(AtomicBool::new(false));
+        {
+            let mut current = self.current.lock().expect("worker lock");
+            current.store(true, Ordering::SeqCst);
+            *current = Arc::clone(&flag);
+        }
+        let _ = self.jobs.send((job, flag));
     }
 
     /// Asks the thread to quit and waits for it (the engine is stopped and killed).
     pub fn quit(&self) {
         self.submit(Job::Quit);
-        if let Some(thread) = self.thread.lock().expect("worker lock").take() {
+        let thread = self.thread.lock().expect("worker lock").take();
+        if let Some(thread) = thread {
             let _ = thread.join();
         }
     }
@@ -100,8 +107,6 @@ pub fn spawn_worker(
     report: impl Fn(WorkerEvent) + Send + Sync + 'static,
 ) -> Arc<WorkerHandle> {
     let (jobs, receiver) = mpsc::channel();
-    let interrupt = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&interrupt);
     let thread = std::thread::Builder::new()
         .name(format!("gui-engine-{}", spec.name))
         .spawn(move || {
@@ -110,7 +115,7 @@ pub fn spawn_worker(
                 rules,
                 engine: None,
                 multipv: 1,
-                interrupt: flag,
+                interrupt: Arc::new(AtomicBool::new(false)),
                 report: Arc::new(report),
             };
             worker.start();
@@ -119,7 +124,7 @@ pub fn spawn_worker(
         .expect("cannot start an engine thread");
     Arc::new(WorkerHandle {
         jobs,
-        interrupt,
+        current: Mutex::new(Arc::new(AtomicBool::new(false))),
         thread: Mutex::new(Some(thread)),
     })
 }
@@ -129,6 +134,7 @@ struct Worker {
     rules: Rules,
     engine: Option<EngineProcess>,
     multipv: u32,
+    /// The running job's interrupt flag.
     interrupt: Arc<AtomicBool>,
     report: Arc<dyn Fn(WorkerEvent) + Send + Sync>,
 }
@@ -160,16 +166,16 @@ impl Worker {
         (self.report)(WorkerEvent::Fault(message.to_string()));
     }
 
-    fn run(&mut self, jobs: &Receiver<Job>) {
-        while let Ok(mut job) = jobs.recv() {
-            self.interrupt.store(false, Ordering::SeqCst);
+    fn run(&mut self, jobs: &Receiver<(Job, Arc<AtomicBool>)>) {
+        while let Ok((mut job, mut flag)) = jobs.recv() {
             // Only the newest job matters (a Quit anywhere wins).
-            while let Ok(newer) = jobs.try_recv() {
+            while let Ok((newer, newer_flag)) = jobs.try_recv() {
                 if matches!(job, Job::Quit) {
                     break;
                 }
-                job = newer;
+                (job, flag) = (newer, newer_flag);
             }
+            self.interrupt = flag;
             match job {
                 Job::Quit => break,
                 Job::Idle => {}

@@ -1,9 +1,10 @@
 // Views of the side panels: plain functions from state to DOM.
 
 export const formatClock = ms => {
-  const total = Math.max(0, Math.ceil(ms / 100)) / 10;
-  const minutes = Math.floor(total / 60), seconds = total - minutes * 60;
-  return `${minutes}:${seconds < 10 ? "0" : ""}${seconds.toFixed(total < 10 ? 1 : 0)}`;
+  ms = Math.max(0, ms);
+  if (ms < 10000) return `0:0${(Math.ceil(ms / 100) / 10).toFixed(1)}`;
+  const seconds = Math.ceil(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 };
 
 const node = (tag, className, text) => {
