@@ -119,7 +119,7 @@ impl Session {
                         worker.submit(Job::Search {
                             game: self.game.clone(),
                             limits: self.limits.clone(),
-                            clocks: self.clocks,
+                            clocks: Box::new(self.clocks),
                             serial,
                         });
                     }
@@ -249,7 +249,7 @@ impl Session {
         worker.submit(Job::Search {
             game: self.game.clone(),
             limits,
-            clocks: [None, None],
+            clocks: Box::new([None, None]),
             serial,
         });
         Ok(())

@@ -7,10 +7,13 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+/// Tables opened for one variant, or why they could not be.
+type Opened = Result<Arc<Tablebase>, String>;
+
 /// The tables of one directory, opened per (forced capture, captures to win).
 pub struct Tables {
     dir: Option<PathBuf>,
-    opened: Mutex<HashMap<(bool, u8), Result<Arc<Tablebase>, String>>>,
+    opened: Mutex<HashMap<(bool, u8), Opened>>,
 }
 
 impl Tables {

@@ -26,7 +26,7 @@ pub enum Job {
         /// Thinking limits.
         limits: Limits,
         /// Both clocks (goats first), when the game is timed.
-        clocks: [Option<Clock>; 2],
+        clocks: Box<[Option<Clock>; 2]>,
         /// Tag echoed in the answer.
         serial: u64,
     },
