@@ -252,3 +252,68 @@ async fn a_killed_engine_is_reported_and_can_be_restarted() {
     page.until(WAIT, |v| is_state(v) && v["game"]["ply"] == 1)
         .await;
 }
+
+/// Measurement, not a check: `cargo test --test gui_api measure -- --ignored --nocapture`
+/// prints the median move round trip (move sent to new state received, no engine thinking),
+/// page load (HTML and its three modules and stylesheet) and the server's resident memory with
+/// one engine analysing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore]
+async fn measure() {
+    let gui = Gui::start(&[]);
+    let mut page = Client::connect(&gui).await;
+    page.until(WAIT, is_state).await;
+    let mut round_trips = Vec::new();
+    for _ in 0..20 {
+        page.send(json!({"type": "setup", "position": null})).await;
+        page.until(WAIT, |v| is_state(v) && v["game"]["ply"] == 0)
+            .await;
+        for mv in ["c3", "a1b2", "b3", "e1d2"] {
+            let started = std::time::Instant::now();
+            page.send(json!({"type": "move", "move": mv})).await;
+            page.until(WAIT, is_state).await;
+            round_trips.push(started.elapsed());
+        }
+    }
+    let mut loads = Vec::new();
+    for _ in 0..20 {
+        let started = std::time::Instant::now();
+        for path in [
+            "/",
+            "/assets/style.css",
+            "/assets/app.js",
+            "/assets/board.js",
+            "/assets/panels.js",
+        ] {
+            assert_eq!(gui.http("GET", path, "").0, 200);
+        }
+        loads.push(started.elapsed());
+    }
+    page.send(json!({"type": "analyse", "on": true, "engine": 0, "multipv": 3}))
+        .await;
+    page.until(WAIT, |v| v["type"] == "analysis").await;
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let rss = |pid: u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .unwrap()
+            .lines()
+            .find(|l| l.starts_with("VmRSS"))
+            .unwrap()
+            .to_string()
+    };
+    let median = |v: &mut Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2]
+    };
+    println!(
+        "move round trip median {:?} (max {:?}, {} moves)",
+        median(&mut round_trips),
+        round_trips.last().unwrap(),
+        round_trips.len()
+    );
+    println!("page load (5 requests) median {:?}", median(&mut loads));
+    println!("server {}", rss(gui.child.id()));
+    for pid in children(gui.child.id()) {
+        println!("engine {}", rss(pid));
+    }
+}
