@@ -6,7 +6,8 @@
 //! - [`tablebase`]: the movement phase solved by retrograde analysis;
 //! - [`engine`] (with [`search`] and [`bench`](mod@bench)): a protocol-free engine core;
 //! - [`protocol`]: the UCI-style text protocol around the engine core;
-//! - [`referee`]: matches between engine processes, with its own rules check.
+//! - [`referee`]: matches between engine processes, with its own rules check;
+//! - [`gui`]: the browser GUI, a web server driving engine processes through the referee layer.
 
 pub mod bitboard;
 pub mod cli;
@@ -24,6 +25,7 @@ mod zobrist;
 
 pub mod bench;
 pub mod engine;
+pub mod gui;
 pub mod protocol;
 pub mod referee;
 pub mod search;

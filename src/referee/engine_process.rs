@@ -220,7 +220,12 @@ pub struct EngineProcess {
     reaped: bool,
     /// Stale lines dropped so far.
     stale_lines: u64,
+    /// Sees every line read from the engine (see [`EngineProcess::set_line_observer`]).
+    observer: Option<LineObserver>,
 }
+
+/// A callback that sees every line read from an engine, e.g. to show its `info` lines live.
+pub type LineObserver = Box<dyn FnMut(&str) + Send>;
 
 impl EngineProcess {
     /// Starts `command`; `name` is used in logs.
@@ -292,6 +297,7 @@ impl EngineProcess {
             exit: None,
             reaped: false,
             stale_lines: 0,
+            observer: None,
         })
     }
 
@@ -326,6 +332,13 @@ impl EngineProcess {
             }
             std::thread::sleep(Duration::from_millis(5));
         }
+    }
+
+    /// Installs (or, with `None`, removes) a callback that sees every line read from the engine,
+    /// before it is handled; the GUI uses it to show `info` lines while the referee waits for
+    /// `bestmove`.
+    pub fn set_line_observer(&mut self, observer: Option<LineObserver>) {
+        self.observer = observer;
     }
 
     /// Sends one line.
@@ -371,6 +384,9 @@ impl EngineProcess {
             match self.output.recv_timeout((deadline - now).min(POLL)) {
                 Ok(Output::Line(line)) => {
                     log::trace!("{} > {line}", self.name);
+                    if let Some(observer) = &mut self.observer {
+                        observer(&line);
+                    }
                     return Ok(line);
                 }
                 Ok(Output::End) | Err(RecvTimeoutError::Disconnected) => return Err(self.lost()),

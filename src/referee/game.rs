@@ -236,11 +236,33 @@ fn time_used(reply: &Result<SearchReply, EngineError>, wait: Duration) -> Durati
     }
 }
 
+/// Sees a game while [`play_game_observed`] plays it (the GUI shows games live with it).
+pub trait GameObserver {
+    /// `side` is about to be asked for a move, with these clocks (goats first).
+    fn turn(&mut self, _side: Side, _clocks: &[Option<Clock>; 2]) {}
+    /// A move was played (engine moves only; opening moves are in the setup); `game` is the
+    /// game after it.
+    fn moved(&mut self, _game: &Game, _mv: &RecordedMove) {}
+}
+
+/// The observer that sees nothing.
+impl GameObserver for () {}
+
 /// Plays one game; `engines` is indexed by [`Side::index`] and both have done their handshake.
 pub fn play_game(
     setup: &GameSetup,
+    engines: [&mut EngineProcess; 2],
+    interrupt: &AtomicBool,
+) -> GameEnd {
+    play_game_observed(setup, engines, interrupt, &mut ())
+}
+
+/// [`play_game`], telling `observer` about each turn and move as the game goes.
+pub fn play_game_observed(
+    setup: &GameSetup,
     mut engines: [&mut EngineProcess; 2],
     interrupt: &AtomicBool,
+    observer: &mut dyn GameObserver,
 ) -> GameEnd {
     for side in [Side::Goats, Side::Tigers] {
         let engine = &mut engines[side.index()];
@@ -301,6 +323,7 @@ pub fn play_game(
         let limits = &setup.spec(side).limits;
         let (go, deadline, wait) = go_command(side, limits, &clocks, setup.timeouts.stall);
         let command = position_command(game.start_position(), &game);
+        observer.turn(side, &clocks);
         let engine = &mut engines[side.index()];
         let mut reply = engine.go(&command, &go, wait, interrupt);
         if let (
@@ -347,6 +370,7 @@ pub fn play_game(
                     time_ms: Some(millis(reply.elapsed)),
                     allowed_ms: allowed.map(millis),
                 });
+                observer.moved(&game, moves.last().expect("just pushed"));
                 if let Some(score) = reply.score {
                     scores[side.index()].push(score.as_centi());
                 } else {
