@@ -1,6 +1,7 @@
 //! Typed errors for protocol lines. Every message is lowercase and quotes the bad token; the
 //! session prints them as `info string error: <message>`.
 
+use crate::search::tt::AllocationError;
 use crate::{IllegalMoveError, ParseMoveError, ParsePositionError};
 use std::fmt;
 
@@ -99,6 +100,14 @@ pub enum CommandError {
     /// `go` after a `position` command that could not be followed (why): the engine has no
     /// game of the arbiter's to search, and answers `bestmove 0000`.
     NoPosition(String),
+    /// `setoption name Hash`: the table of that size could not be allocated; the previous one
+    /// (and the previous `Hash` value) stays.
+    HashAllocation {
+        /// Why.
+        error: AllocationError,
+        /// The size in MB kept.
+        kept_mb: usize,
+    },
     /// A line longer than the reader accepts.
     LineTooLong {
         /// Length of the line in bytes.
@@ -147,6 +156,9 @@ impl fmt::Display for CommandError {
             ),
             NoPosition(reason) => {
                 write!(f, "no position to search until a good position: {reason}")
+            }
+            HashAllocation { error, kept_mb } => {
+                write!(f, "{error}; keeping the {kept_mb} MB table")
             }
             LineTooLong { length, max } => write!(
                 f,

@@ -186,7 +186,12 @@ impl Session {
             return Ok(());
         }
         let tables_changed = next.engine.tablebase_path != self.settings.engine.tablebase_path;
-        self.engine.set_options(next.engine.clone());
+        self.engine
+            .set_options(next.engine.clone())
+            .map_err(|error| CommandError::HashAllocation {
+                error,
+                kept_mb: self.settings.engine.hash_mb,
+            })?;
         self.settings = next;
         if tables_changed || effect == Effect::Rules {
             self.report_tablebase_status();
@@ -294,5 +299,44 @@ impl Session {
             self.engine.stop();
             self.engine.wait();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Memory;
+    use crate::search::tt::limit_allocations_for_tests;
+
+    fn send(session: &mut Session, out: &Memory, line: &str) -> Vec<String> {
+        out.take();
+        session.handle_line(line);
+        out.take()
+    }
+
+    #[test]
+    fn a_hash_that_cannot_be_allocated_is_an_error_and_the_old_table_stays() {
+        let out = Arc::new(Memory::new());
+        let mut session = Session::new(out.clone());
+        assert!(send(&mut session, &out, "setoption name Hash value 32").is_empty());
+        limit_allocations_for_tests(Some(64));
+        let lines = send(&mut session, &out, "setoption name Hash value 4096");
+        limit_allocations_for_tests(None);
+        assert_eq!(
+            lines,
+            [
+                "info string error: cannot allocate a 4096 MB hash table: not enough memory; \
+              keeping the 32 MB table"
+            ]
+        );
+        assert_eq!(session.settings().engine.hash_mb, 32);
+        assert_eq!(session.engine().options().hash_mb, 32);
+        // The session goes on with the old table.
+        session.handle_line("go depth 2");
+        let best = out.wait_for(std::time::Duration::from_secs(20), |l| {
+            l.starts_with("bestmove")
+        });
+        assert!(best.is_some_and(|l| l != "bestmove 0000"));
+        assert_eq!(send(&mut session, &out, "isready"), ["readyok"]);
     }
 }
