@@ -7,6 +7,7 @@ use super::options::{Effect, Settings, OPTIONS};
 use super::output::{info_string, printable, Output, MAX_MESSAGE_CHARS};
 use super::report::{self, Job};
 use super::slot::{Observer, SearchSlot};
+use super::ugi::{format_response, Dialect, Query, UNREADABLE_QUERY_ANSWER};
 use crate::engine::{Engine, Limits, SearchStatus, TablebaseStatus};
 use crate::{Game, Move, Position};
 use std::sync::Arc;
@@ -29,6 +30,8 @@ pub struct Session {
     search: Option<Arc<SearchSlot>>,
     job: Option<Job>,
     debug: bool,
+    /// Fixed by the first `uci` or `ugi`.
+    dialect: Option<Dialect>,
 }
 
 impl Session {
@@ -42,6 +45,7 @@ impl Session {
             search: None,
             job: None,
             debug: false,
+            dialect: None,
         }
     }
 
@@ -59,6 +63,11 @@ impl Session {
     /// The current option values.
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// The protocol dialect: the first `uci` or `ugi` fixed it (UCI before either).
+    pub fn dialect(&self) -> Dialect {
+        self.dialect.unwrap_or_default()
     }
 
     /// Whether a search (until its `bestmove`), a perft or a bench is running.
@@ -102,15 +111,16 @@ impl Session {
 
     fn execute(&mut self, command: Command) -> Result<Flow, CommandError> {
         match command {
-            Command::Uci => self.uci(),
+            Command::Handshake(dialect) => self.handshake(dialect),
             Command::Debug(on) => self.debug = on,
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
             Command::Register => {}
-            Command::UciNewGame => {
-                self.require_idle("ucinewgame")?;
+            Command::NewGame(command) => {
+                self.require_idle(command)?;
                 self.engine.new_game();
             }
+            Command::Query(query) => self.query(query),
             Command::Position {
                 start,
                 moves,
@@ -168,14 +178,35 @@ impl Session {
         Ok(())
     }
 
-    fn uci(&self) {
+    /// `uci` or `ugi`: the same identification and options, ended by the asked dialect's `ok`
+    /// word; the first one fixes the session's dialect.
+    fn handshake(&mut self, dialect: Dialect) {
+        self.dialect.get_or_insert(dialect);
         self.out
             .line(&format!("id name baghchal {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author the baghchal developers");
         for spec in &OPTIONS {
             self.out.line(&spec.uci_line());
         }
-        self.out.line("uciok");
+        self.out.line(dialect.handshake_ok());
+    }
+
+    /// `query`: exactly one `response` line, also after an error line (a runner waits for it).
+    fn query(&self, query: Result<Query, CommandError>) {
+        let answer = match query {
+            Err(error) => {
+                self.error(&error);
+                UNREADABLE_QUERY_ANSWER
+            }
+            Ok(query) => match self.engine.position_error() {
+                Some(reason) => {
+                    self.error(&CommandError::NoGameToQuery(reason.to_string()));
+                    query.answer_without_game()
+                }
+                None => query.answer(self.engine.game()),
+            },
+        };
+        self.out.line(&format_response(answer));
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), CommandError> {
@@ -287,7 +318,7 @@ impl Session {
                 ),
             );
         }
-        let slot = SearchSlot::new(self.out.clone());
+        let slot = SearchSlot::new(self.out.clone(), self.dialect());
         self.search = Some(slot.clone());
         self.engine.go(limits, Box::new(Observer::new(slot)));
         Ok(())
