@@ -15,6 +15,7 @@ pub use crate::search::tb::TablebaseStatus;
 use crate::search::tb::{TablebaseSlot, TbProbe};
 use crate::search::thread::{run, SearchContext};
 use crate::search::time::Control;
+pub use crate::search::tt::AllocationError;
 use crate::search::tt::TranspositionTable;
 pub use crate::search::{
     Bound, EngineOptions, Limits, ParseStrategyError, Score, SearchInfo, SearchObserver,
@@ -78,20 +79,26 @@ impl Engine {
     }
 
     /// Applies options; waits for any running search to stop first. Resizes the TT when
-    /// `hash_mb` changes. New rules apply to the game as it stands (its moves stay: the arbiter
-    /// played them). The tablebases are opened when `tablebase_path` or the rules they depend
-    /// on change (and again after a failed opening); check [`Engine::tablebase_status`]
+    /// `hash_mb` changes (the new table is ready at once: fresh zeroed memory needs no
+    /// clearing). New rules apply to the game as it stands (its moves stay: the arbiter played
+    /// them). The tablebases are opened when `tablebase_path` or the rules they depend on
+    /// change (and again after a failed opening); check [`Engine::tablebase_status`]
     /// afterwards: on an error the engine plays without them.
-    pub fn set_options(&mut self, options: EngineOptions) {
+    ///
+    /// # Errors
+    /// [`AllocationError`] when the new table cannot be allocated: then nothing changes (the
+    /// previous options and table stay).
+    pub fn set_options(&mut self, options: EngineOptions) -> Result<(), AllocationError> {
         self.wait();
         let options = options.clamped();
+        if options.hash_mb != self.options.hash_mb {
+            self.tt = Arc::new(TranspositionTable::try_new(options.hash_mb)?);
+        }
         self.tablebase
             .update(options.tablebase_path.as_deref(), &options.rules);
-        if options.hash_mb != self.options.hash_mb {
-            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
-        }
         self.game.set_rules(options.rules);
         self.options = options;
+        Ok(())
     }
 
     /// Whether tablebases are loaded, off, or could not be opened (with the error, for the
@@ -114,14 +121,25 @@ impl Engine {
     /// Clears the transposition table and starts a new game from the start position (the
     /// arbiter's new game: `ucinewgame`).
     pub fn new_game(&mut self) {
-        self.wait();
-        self.tt.clear();
+        self.clear_hash();
         self.set_position(Position::startpos(), &[]);
     }
 
-    /// Clears the transposition table (the game stays).
+    /// Clears the transposition table (the game stays); waits for a running search. A large
+    /// table is replaced by a fresh zeroed one, which the system maps lazily, so even 4 GB are
+    /// cleared at once; if that memory is not there, the table is cleared in place on several
+    /// threads.
     pub fn clear_hash(&mut self) {
         self.wait();
+        if self.tt.is_large() {
+            match TranspositionTable::try_new(self.options.hash_mb) {
+                Ok(fresh) => {
+                    self.tt = Arc::new(fresh);
+                    return;
+                }
+                Err(error) => log::debug!("{error}; clearing the table in place"),
+            }
+        }
         self.tt.clear();
     }
 

@@ -331,3 +331,42 @@ fn ucinewgame_returns_to_the_start_position() {
         baghchal::START_POSITION
     );
 }
+
+#[test]
+fn ugi_handshake_new_game_and_queries_in_process() {
+    let (mut session, out) = session();
+    let uci = send(&mut session, &out, "uci");
+    let (mut other, other_out) = protocol_support::session::session();
+    let ugi = send(&mut other, &other_out, "ugi");
+    assert_eq!(ugi.last().unwrap(), "ugiok");
+    assert_eq!(ugi[..ugi.len() - 1], uci[..uci.len() - 1]);
+    assert_eq!(session.dialect(), baghchal::protocol::Dialect::Uci);
+    assert_eq!(other.dialect(), baghchal::protocol::Dialect::Ugi);
+    // Only the first handshake sets the dialect.
+    assert_eq!(send(&mut other, &other_out, "uci").last().unwrap(), "uciok");
+    assert_eq!(other.dialect(), baghchal::protocol::Dialect::Ugi);
+    // During a search: queries are answered at once, uginewgame is refused.
+    send(&mut other, &other_out, "position startpos moves c3");
+    send(&mut other, &other_out, "go infinite");
+    assert_eq!(
+        send(&mut other, &other_out, "query p1turn"),
+        ["response false"]
+    );
+    assert_eq!(
+        send(&mut other, &other_out, "uginewgame"),
+        [
+            "info string error: uginewgame is not allowed while a search, perft or bench runs: \
+          send stop first"
+        ]
+    );
+    assert_eq!(other.game().ply(), 1);
+    other.handle_line("stop");
+    let best = wait_bestmove(&other_out);
+    assert_eq!(best.split_whitespace().count(), 2, "{best}");
+    assert!(send(&mut other, &other_out, "uginewgame").is_empty());
+    assert_eq!(other.game().ply(), 0);
+    assert_eq!(
+        send(&mut other, &other_out, "query gameover"),
+        ["response false"]
+    );
+}

@@ -361,3 +361,39 @@ fn searchmoves_restricts_the_root() {
     });
     assert_eq!(result.best_move, Some(only));
 }
+
+#[test]
+fn go_mate_stops_once_a_short_enough_win_is_found() {
+    let game = game_at("TGGGT/GGGGG/GG1GG/GGGGG/TGGGT g 0 0", Rules::default());
+    let mut engine = engine_for(&game, EngineOptions::default());
+    let mut recorder = Recorder { infos: Vec::new() };
+    let limits = Limits {
+        mate: Some(5),
+        ..Limits::default()
+    };
+    let result = engine.search_blocking_with(limits, &mut recorder);
+    let info = result.info.unwrap();
+    assert_eq!(info.score, Score::Mate(1));
+    // A plain depth limit of 2 x 5 plies would have gone on to depth 10.
+    assert!(info.depth < 4, "searched to depth {}", info.depth);
+    assert!(recorder.infos.iter().all(|info| info.depth < 4));
+    let mut after = game.clone();
+    after.play(result.best_move.unwrap()).unwrap();
+    assert!(after.outcome().is_some());
+}
+
+#[test]
+fn go_mate_without_such_a_win_ends_at_twice_its_moves_in_plies() {
+    let game = Game::startpos(Rules::default());
+    let mut engine = engine_for(&game, EngineOptions::default());
+    let mut recorder = Recorder { infos: Vec::new() };
+    let limits = Limits {
+        mate: Some(2),
+        ..Limits::default()
+    };
+    let result = engine.search_blocking_with(limits, &mut recorder);
+    assert!(result.best_move.is_some());
+    assert!(!matches!(result.info.unwrap().score, Score::Mate(_)));
+    let deepest = recorder.infos.iter().map(|info| info.depth).max();
+    assert_eq!(deepest, Some(4));
+}

@@ -174,20 +174,20 @@ fn tables_follow_the_path_and_rules_options() {
     let mut engine = Engine::new(options.clone());
     assert_eq!(engine.tablebase_status().to_string(), "tablebases off");
     options.tablebase_path = Some(table_dir().to_path_buf());
-    engine.set_options(options.clone());
+    engine.set_options(options.clone()).unwrap();
     assert!(engine.tablebase_status().is_loaded());
     // The repetition rule does not change table values: the tables stay.
     options.rules.repetition = Repetition::Draw;
-    engine.set_options(options.clone());
+    engine.set_options(options.clone()).unwrap();
     assert!(engine.tablebase_status().is_loaded());
     options.rules.forced_capture = true;
-    engine.set_options(options.clone());
+    engine.set_options(options.clone()).unwrap();
     assert!(engine.tablebase_status().error().is_some());
     options.rules.forced_capture = false;
-    engine.set_options(options.clone());
+    engine.set_options(options.clone()).unwrap();
     assert!(engine.tablebase_status().is_loaded());
     options.tablebase_path = Some(PathBuf::new());
-    engine.set_options(options);
+    engine.set_options(options).unwrap();
     assert!(!engine.tablebase_status().is_loaded());
     assert!(engine.tablebase_status().error().is_none());
 }

@@ -2,6 +2,7 @@
 
 use super::error::CommandError;
 use super::go::parse_go;
+use super::ugi::{Dialect, Query};
 use crate::search::Limits;
 use crate::{Move, Position};
 
@@ -15,8 +16,9 @@ pub const MAX_BENCH_DEPTH: u32 = 64;
 /// One command line, parsed. Whether it is legal in the current game is the session's business.
 #[derive(Clone, PartialEq, Debug)]
 pub enum Command {
-    /// `uci`: identify, list the options, `uciok`.
-    Uci,
+    /// `uci` or `ugi`: identify, list the options, `uciok` or `ugiok`. The first one fixes
+    /// the session's dialect.
+    Handshake(Dialect),
     /// `debug on|off`: extra `info string` lines.
     Debug(bool),
     /// `isready`: `readyok`, at once.
@@ -30,8 +32,10 @@ pub enum Command {
     },
     /// `register ...`: accepted and ignored (no registration needed).
     Register,
-    /// `ucinewgame`.
-    UciNewGame,
+    /// `ucinewgame` or `uginewgame` (the command's word, for messages).
+    NewGame(&'static str),
+    /// `query <question>`, or why the question could not be read (a `response` is still owed).
+    Query(Result<Query, CommandError>),
     /// `position startpos|fen <position string> [moves ...]`, as far as it could be read.
     Position {
         /// The start position.
@@ -107,9 +111,12 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, CommandError> {
         }),
     };
     let command = match first {
-        "uci" => no_arguments("uci", Command::Uci)?,
+        "uci" => no_arguments("uci", Command::Handshake(Dialect::Uci))?,
+        "ugi" => no_arguments("ugi", Command::Handshake(Dialect::Ugi))?,
         "isready" => no_arguments("isready", Command::IsReady)?,
-        "ucinewgame" => no_arguments("ucinewgame", Command::UciNewGame)?,
+        "ucinewgame" => no_arguments("ucinewgame", Command::NewGame("ucinewgame"))?,
+        "uginewgame" => no_arguments("uginewgame", Command::NewGame("uginewgame"))?,
+        "query" => Command::Query(parse_query(rest)),
         "stop" => no_arguments("stop", Command::Stop)?,
         "ponderhit" => no_arguments("ponderhit", Command::PonderHit)?,
         "quit" => no_arguments("quit", Command::Quit)?,
@@ -124,6 +131,20 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, CommandError> {
         other => return Err(CommandError::UnknownCommand(other.to_string())),
     };
     Ok(Some(command))
+}
+
+fn parse_query(rest: &[&str]) -> Result<Query, CommandError> {
+    match rest {
+        [] => Err(CommandError::Missing {
+            command: "query",
+            what: "gameover, p1turn or result",
+        }),
+        [question] => question.parse(),
+        [_, extra, ..] => Err(CommandError::UnexpectedToken {
+            command: "query",
+            token: (*extra).to_string(),
+        }),
+    }
 }
 
 fn parse_debug(rest: &[&str]) -> Result<Command, CommandError> {
@@ -372,6 +393,39 @@ mod tests {
             Err(CommandError::OutOfRange { .. })
         ));
         assert_eq!(parse("bench"), Ok(Some(Command::Bench(None))));
+    }
+
+    #[test]
+    fn ugi_commands_parse_and_a_bad_query_still_is_a_query() {
+        assert_eq!(parse("ugi"), Ok(Some(Command::Handshake(Dialect::Ugi))));
+        assert_eq!(
+            parse("uginewgame"),
+            Ok(Some(Command::NewGame("uginewgame")))
+        );
+        assert_eq!(
+            parse("query p1turn"),
+            Ok(Some(Command::Query(Ok(Query::P1Turn))))
+        );
+        assert_eq!(
+            parse("query winner"),
+            Ok(Some(Command::Query(Err(CommandError::UnknownQuery(
+                "winner".to_string()
+            )))))
+        );
+        assert!(matches!(
+            parse("query"),
+            Ok(Some(Command::Query(Err(CommandError::Missing { .. }))))
+        ));
+        assert!(matches!(
+            parse("query result now"),
+            Ok(Some(Command::Query(Err(
+                CommandError::UnexpectedToken { .. }
+            ))))
+        ));
+        assert!(matches!(
+            parse("ugi now"),
+            Err(CommandError::UnexpectedToken { .. })
+        ));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Typed errors for protocol lines. Every message is lowercase and quotes the bad token; the
 //! session prints them as `info string error: <message>`.
 
+use crate::search::tt::AllocationError;
 use crate::{IllegalMoveError, ParseMoveError, ParsePositionError};
 use std::fmt;
 
@@ -99,6 +100,19 @@ pub enum CommandError {
     /// `go` after a `position` command that could not be followed (why): the engine has no
     /// game of the arbiter's to search, and answers `bestmove 0000`.
     NoPosition(String),
+    /// `query` with a question other than `gameover`, `p1turn` or `result`.
+    UnknownQuery(String),
+    /// `setoption name Hash`: the table of that size could not be allocated; the previous one
+    /// (and the previous `Hash` value) stays.
+    HashAllocation {
+        /// Why.
+        error: AllocationError,
+        /// The size in MB kept.
+        kept_mb: usize,
+    },
+    /// `query` after a `position` command that could not be followed (why): the engine has no
+    /// game to answer for; the answer says the game is over with no result.
+    NoGameToQuery(String),
     /// A line longer than the reader accepts.
     LineTooLong {
         /// Length of the line in bytes.
@@ -147,6 +161,16 @@ impl fmt::Display for CommandError {
             ),
             NoPosition(reason) => {
                 write!(f, "no position to search until a good position: {reason}")
+            }
+            UnknownQuery(token) => write!(
+                f,
+                "unknown query \"{token}\": expected gameover, p1turn or result"
+            ),
+            HashAllocation { error, kept_mb } => {
+                write!(f, "{error}; keeping the {kept_mb} MB table")
+            }
+            NoGameToQuery(reason) => {
+                write!(f, "no game to answer for until a good position: {reason}")
             }
             LineTooLong { length, max } => write!(
                 f,

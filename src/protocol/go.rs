@@ -1,6 +1,7 @@
 //! `go`'s parameters, parsed straight into the search's [`Limits`]. Clocks are indexed by
-//! `Side::index()`: goats 0 (`wtime`, `winc`; aliases `gtime`, `ginc`), tigers 1 (`btime`,
-//! `binc`; aliases `ttime`, `tinc`); negative clock values count as zero.
+//! `Side::index()`: goats 0 (`wtime`, `winc`; aliases `gtime`, `ginc` and UGI's `p1time`,
+//! `p1inc`), tigers 1 (`btime`, `binc`; aliases `ttime`, `tinc`, `p2time`, `p2inc`); negative
+//! clock values count as zero.
 
 use super::command::{parse_int, parse_moves};
 use super::error::CommandError;
@@ -13,7 +14,7 @@ pub const MAX_TIME_MS: i64 = 1_000_000_000_000;
 pub const MAX_GO_DEPTH: u32 = crate::search::thread::MAX_DEPTH;
 
 /// Keywords `go` knows, so `searchmoves` knows where its list ends.
-const KEYWORDS: [&str; 17] = [
+const KEYWORDS: [&str; 21] = [
     "wtime",
     "btime",
     "winc",
@@ -22,6 +23,10 @@ const KEYWORDS: [&str; 17] = [
     "ttime",
     "ginc",
     "tinc",
+    "p1time",
+    "p2time",
+    "p1inc",
+    "p2inc",
     "movestogo",
     "movetime",
     "depth",
@@ -108,10 +113,14 @@ pub fn parse_go(tokens: &[&str]) -> Result<Limits, CommandError> {
 fn set_value(limits: &mut Limits, keyword: &str, value: &str) -> Result<(), CommandError> {
     let clock = |keyword| millis(keyword, value, i64::MIN);
     match keyword {
-        "wtime" | "gtime" => set_once(&mut limits.time_left[0], "wtime", clock(keyword)?),
-        "btime" | "ttime" => set_once(&mut limits.time_left[1], "btime", clock(keyword)?),
-        "winc" | "ginc" => set_once(&mut limits.increment[0], "winc", clock(keyword)?),
-        "binc" | "tinc" => set_once(&mut limits.increment[1], "binc", clock(keyword)?),
+        "wtime" | "gtime" | "p1time" => {
+            set_once(&mut limits.time_left[0], "wtime", clock(keyword)?)
+        }
+        "btime" | "ttime" | "p2time" => {
+            set_once(&mut limits.time_left[1], "btime", clock(keyword)?)
+        }
+        "winc" | "ginc" | "p1inc" => set_once(&mut limits.increment[0], "winc", clock(keyword)?),
+        "binc" | "tinc" | "p2inc" => set_once(&mut limits.increment[1], "binc", clock(keyword)?),
         "movetime" => set_once(&mut limits.movetime, keyword, millis(keyword, value, 0)?),
         "movestogo" => {
             let moves = parse_int(keyword, value, 1, 1_000_000)? as u32;
@@ -165,6 +174,20 @@ mod tests {
         assert_eq!(params.moves_to_go, Some(5));
         let aliases = parse("gtime 1000 ttime 2000 ginc 10 binc 20 movestogo 5").unwrap();
         assert_eq!(aliases, params);
+        let ugi = parse("p1time 1000 p2time 2000 p1inc 10 p2inc 20 movestogo 5").unwrap();
+        assert_eq!(ugi, params);
+        assert!(matches!(
+            parse("p1time 1 wtime 2"),
+            Err(CommandError::Repeated { .. })
+        ));
+        assert!(matches!(
+            parse("p2inc x"),
+            Err(CommandError::NotANumber { .. })
+        ));
+        assert!(matches!(
+            parse("p1time"),
+            Err(CommandError::MissingValue { .. })
+        ));
     }
 
     #[test]

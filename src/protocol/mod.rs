@@ -1,4 +1,4 @@
-//! The UCI-style text protocol (see protocol.md): commands parsed into [`Command`]s, a
+//! The UCI-style text protocol, also spoken in the UGI dialect (see protocol.md): commands parsed into [`Command`]s, a
 //! [`Session`] that runs them against the [`crate::engine::Engine`], and [`run`], which wires a
 //! session to stdin (read on its own thread) and stdout (whole lines under one lock, flushed).
 
@@ -11,6 +11,7 @@ pub mod output;
 pub mod report;
 pub mod session;
 pub mod slot;
+pub mod ugi;
 
 pub use command::{parse_line, Command};
 pub use error::CommandError;
@@ -18,3 +19,4 @@ pub use go::parse_go;
 pub use io::run;
 pub use output::{Memory, Output, Stdout};
 pub use session::{Flow, Session};
+pub use ugi::{Dialect, Query};

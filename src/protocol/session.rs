@@ -7,6 +7,7 @@ use super::options::{Effect, Settings, OPTIONS};
 use super::output::{info_string, printable, Output, MAX_MESSAGE_CHARS};
 use super::report::{self, Job};
 use super::slot::{Observer, SearchSlot};
+use super::ugi::{format_response, Dialect, Query, UNREADABLE_QUERY_ANSWER};
 use crate::engine::{Engine, Limits, SearchStatus, TablebaseStatus};
 use crate::{Game, Move, Position};
 use std::sync::Arc;
@@ -29,6 +30,8 @@ pub struct Session {
     search: Option<Arc<SearchSlot>>,
     job: Option<Job>,
     debug: bool,
+    /// Fixed by the first `uci` or `ugi`.
+    dialect: Option<Dialect>,
 }
 
 impl Session {
@@ -42,6 +45,7 @@ impl Session {
             search: None,
             job: None,
             debug: false,
+            dialect: None,
         }
     }
 
@@ -59,6 +63,11 @@ impl Session {
     /// The current option values.
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// The protocol dialect: the first `uci` or `ugi` fixed it (UCI before either).
+    pub fn dialect(&self) -> Dialect {
+        self.dialect.unwrap_or_default()
     }
 
     /// Whether a search (until its `bestmove`), a perft or a bench is running.
@@ -102,15 +111,16 @@ impl Session {
 
     fn execute(&mut self, command: Command) -> Result<Flow, CommandError> {
         match command {
-            Command::Uci => self.uci(),
+            Command::Handshake(dialect) => self.handshake(dialect),
             Command::Debug(on) => self.debug = on,
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
             Command::Register => {}
-            Command::UciNewGame => {
-                self.require_idle("ucinewgame")?;
+            Command::NewGame(command) => {
+                self.require_idle(command)?;
                 self.engine.new_game();
             }
+            Command::Query(query) => self.query(query),
             Command::Position {
                 start,
                 moves,
@@ -168,14 +178,35 @@ impl Session {
         Ok(())
     }
 
-    fn uci(&self) {
+    /// `uci` or `ugi`: the same identification and options, ended by the asked dialect's `ok`
+    /// word; the first one fixes the session's dialect.
+    fn handshake(&mut self, dialect: Dialect) {
+        self.dialect.get_or_insert(dialect);
         self.out
             .line(&format!("id name baghchal {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author the baghchal developers");
         for spec in &OPTIONS {
             self.out.line(&spec.uci_line());
         }
-        self.out.line("uciok");
+        self.out.line(dialect.handshake_ok());
+    }
+
+    /// `query`: exactly one `response` line, also after an error line (a runner waits for it).
+    fn query(&self, query: Result<Query, CommandError>) {
+        let answer = match query {
+            Err(error) => {
+                self.error(&error);
+                UNREADABLE_QUERY_ANSWER
+            }
+            Ok(query) => match self.engine.position_error() {
+                Some(reason) => {
+                    self.error(&CommandError::NoGameToQuery(reason.to_string()));
+                    query.answer_without_game()
+                }
+                None => query.answer(self.engine.game()),
+            },
+        };
+        self.out.line(&format_response(answer));
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), CommandError> {
@@ -186,7 +217,12 @@ impl Session {
             return Ok(());
         }
         let tables_changed = next.engine.tablebase_path != self.settings.engine.tablebase_path;
-        self.engine.set_options(next.engine.clone());
+        self.engine
+            .set_options(next.engine.clone())
+            .map_err(|error| CommandError::HashAllocation {
+                error,
+                kept_mb: self.settings.engine.hash_mb,
+            })?;
         self.settings = next;
         if tables_changed || effect == Effect::Rules {
             self.report_tablebase_status();
@@ -282,7 +318,7 @@ impl Session {
                 ),
             );
         }
-        let slot = SearchSlot::new(self.out.clone());
+        let slot = SearchSlot::new(self.out.clone(), self.dialect());
         self.search = Some(slot.clone());
         self.engine.go(limits, Box::new(Observer::new(slot)));
         Ok(())
@@ -294,5 +330,44 @@ impl Session {
             self.engine.stop();
             self.engine.wait();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Memory;
+    use crate::search::tt::limit_allocations_for_tests;
+
+    fn send(session: &mut Session, out: &Memory, line: &str) -> Vec<String> {
+        out.take();
+        session.handle_line(line);
+        out.take()
+    }
+
+    #[test]
+    fn a_hash_that_cannot_be_allocated_is_an_error_and_the_old_table_stays() {
+        let out = Arc::new(Memory::new());
+        let mut session = Session::new(out.clone());
+        assert!(send(&mut session, &out, "setoption name Hash value 32").is_empty());
+        limit_allocations_for_tests(Some(64));
+        let lines = send(&mut session, &out, "setoption name Hash value 4096");
+        limit_allocations_for_tests(None);
+        assert_eq!(
+            lines,
+            [
+                "info string error: cannot allocate a 4096 MB hash table: not enough memory; \
+              keeping the 32 MB table"
+            ]
+        );
+        assert_eq!(session.settings().engine.hash_mb, 32);
+        assert_eq!(session.engine().options().hash_mb, 32);
+        // The session goes on with the old table.
+        session.handle_line("go depth 2");
+        let best = out.wait_for(std::time::Duration::from_secs(20), |l| {
+            l.starts_with("bestmove")
+        });
+        assert!(best.is_some_and(|l| l != "bestmove 0000"));
+        assert_eq!(send(&mut session, &out, "isready"), ["readyok"]);
     }
 }

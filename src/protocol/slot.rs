@@ -2,6 +2,7 @@
 //! back for `stop` or `ponderhit` is the engine's business (it calls `on_finish` only then).
 
 use super::output::{format_bestmove, format_currmove, format_info, Output};
+use super::ugi::Dialect;
 use crate::engine::{SearchInfo, SearchObserver, SearchResult};
 use crate::Move;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -17,17 +18,19 @@ struct Inner {
 pub struct SearchSlot {
     inner: Mutex<Inner>,
     out: Arc<dyn Output>,
+    dialect: Dialect,
 }
 
 impl SearchSlot {
-    /// A slot printing to `out`.
-    pub fn new(out: Arc<dyn Output>) -> Arc<SearchSlot> {
+    /// A slot printing to `out` in `dialect` (UGI's `bestmove` names no ponder move).
+    pub fn new(out: Arc<dyn Output>, dialect: Dialect) -> Arc<SearchSlot> {
         Arc::new(SearchSlot {
             inner: Mutex::new(Inner {
                 done: false,
                 last_info: None,
             }),
             out,
+            dialect,
         })
     }
 
@@ -59,8 +62,10 @@ impl SearchSlot {
                 self.out.line(&format_info(&info));
             }
         }
-        self.out
-            .line(&format_bestmove(result.best_move, result.ponder_move));
+        let ponder = result
+            .ponder_move
+            .filter(|_| self.dialect.has_ponder_move());
+        self.out.line(&format_bestmove(result.best_move, ponder));
     }
 
     fn print_info(&self, info: &SearchInfo) {

@@ -11,8 +11,8 @@
 //!   recreate a state of the game or of the search path are not generated (a side left
 //!   without moves loses); under `draw`, a repeated position scores 0. Whole-state keys of the path
 //!   are kept on a stack, those of the game in a sorted list with a bit filter.
-//! - Limits: `depth`, `nodes` (main thread) and time stop the search; the first iteration
-//!   always completes, so a move is always there. A `go` without any limit searches to
+//! - Limits: `depth`, `nodes` (main thread), time and a found `mate` stop the search; the
+//!   first iteration always completes, so a move is always there. A `go` without any limit searches to
 //!   [`thread::DEFAULT_DEPTH`]; `infinite` and unanswered `ponder` searches hold their result
 //!   until `stop` (or `ponderhit`). Root moves are announced (`currmove`) after 3 s only.
 //! - With one thread and depth or node limits the search is deterministic, infos included

@@ -375,6 +375,9 @@ fn should_stop(
     if control.is_stopped() || worker.node_limit.is_some_and(|limit| worker.nodes >= limit) {
         return true;
     }
+    if context.limits.is_mate_found(moves[0].score) {
+        return true;
+    }
     if control.is_pondering() || worker.plan.hard.is_none() {
         return false;
     }

@@ -4,6 +4,8 @@
 //! the check fail, so a probe never returns another position's data. Moves read from the table
 //! are still verified for legality before use.
 
+use std::alloc::{alloc_zeroed, Layout};
+use std::fmt;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use crate::{Move, Square};
@@ -77,31 +79,128 @@ fn bound_bits(bound: Bound) -> u64 {
     }
 }
 
-impl TranspositionTable {
-    /// A table of about `megabytes` MB (at least one slot; smaller if the memory is not there).
-    pub fn new(megabytes: usize) -> TranspositionTable {
-        let mut count = (megabytes.max(1) * 1024 * 1024 / SLOT_BYTES).max(1);
-        let mut slots: Vec<Slot> = Vec::new();
-        // Halve the size until the memory is there rather than abort.
-        while slots.try_reserve_exact(count).is_err() && count > 1 {
-            log::warn!(
-                "cannot allocate a {} MB hash table; trying half",
-                (count * SLOT_BYTES) >> 20
-            );
-            count /= 2;
+/// A hash table that could not be allocated: the system refused the memory (or the size does
+/// not fit the address space).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AllocationError {
+    /// The size asked for, in MB.
+    pub megabytes: usize,
+}
+
+impl fmt::Display for AllocationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot allocate a {} MB hash table: not enough memory",
+            self.megabytes
+        )
+    }
+}
+
+impl std::error::Error for AllocationError {}
+
+/// Tables at least this large are cleared by allocating fresh zeroed memory (which the system
+/// maps lazily) rather than by writing every slot.
+const REALLOCATE_TO_CLEAR_BYTES: usize = 64 << 20;
+
+/// Slots each clearing thread takes at least.
+const CLEAR_CHUNK_SLOTS: usize = 1 << 20;
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: allocations above this many MB fail on this thread, as if the memory were not there.
+    static ALLOCATION_LIMIT_MB: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// Tests: makes every table allocation above `megabytes` fail on the calling thread (`None`
+/// lifts the limit), to exercise the failure path without exhausting memory.
+#[cfg(test)]
+pub(crate) fn limit_allocations_for_tests(megabytes: Option<usize>) {
+    ALLOCATION_LIMIT_MB.with(|limit| limit.set(megabytes));
+}
+
+/// `count` zeroed slots, or `None` when the memory is not there. Fresh zeroed memory is mapped
+/// lazily by the system, so even a 4 GB table is ready at once, with no clearing pass.
+fn zeroed_slots(count: usize) -> Option<Box<[Slot]>> {
+    let layout = Layout::array::<Slot>(count).ok()?;
+    if layout.size() == 0 {
+        return Some(Box::default());
+    }
+    // SAFETY: the layout has a non-zero size. All-zero bytes are a valid `Slot` (two
+    // `AtomicU64` zeros). The pointer comes from the global allocator with the layout of a
+    // `[Slot]` of `count` elements, which is the layout `Box<[Slot]>` frees it with.
+    unsafe {
+        let memory = alloc_zeroed(layout).cast::<Slot>();
+        if memory.is_null() {
+            return None;
         }
-        slots.extend((0..count).map(|_| Slot::default()));
-        TranspositionTable {
-            slots: slots.into_boxed_slice(),
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+            memory, count,
+        )))
+    }
+}
+
+impl TranspositionTable {
+    /// A table of about `megabytes` MB (at least one slot), or an error when the memory is not
+    /// there. Nothing is written to the new table: it is ready at once, whatever its size.
+    ///
+    /// # Errors
+    /// [`AllocationError`] when the system refuses the memory or the size does not fit.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, AllocationError> {
+        let error = AllocationError { megabytes };
+        #[cfg(test)]
+        if ALLOCATION_LIMIT_MB.with(|limit| limit.get().is_some_and(|limit| megabytes > limit)) {
+            return Err(error);
+        }
+        let bytes = megabytes.max(1).checked_mul(1024 * 1024).ok_or(error)?;
+        let count = (bytes / SLOT_BYTES).max(1);
+        let slots = zeroed_slots(count).ok_or(error)?;
+        Ok(TranspositionTable {
+            slots,
             generation: AtomicU8::new(0),
+        })
+    }
+
+    /// A table of about `megabytes` MB (at least one slot; halved until the memory is there
+    /// rather than abort). See [`TranspositionTable::try_new`] to learn of a failure instead.
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let mut size = megabytes.max(1);
+        loop {
+            match TranspositionTable::try_new(size) {
+                Ok(table) => return table,
+                Err(error) if size > 1 => {
+                    log::warn!("{error}; trying half");
+                    size /= 2;
+                }
+                Err(error) => panic!("{error}"),
+            }
         }
     }
 
-    /// Empties the table.
+    /// Whether the table is large enough that clearing it is better done by allocating a fresh
+    /// one ([`TranspositionTable::try_new`]: nothing to write) than by writing every slot.
+    pub fn is_large(&self) -> bool {
+        self.slots.len() * SLOT_BYTES >= REALLOCATE_TO_CLEAR_BYTES
+    }
+
+    /// Empties the table in place, on several threads when it is large.
     pub fn clear(&self) {
-        for slot in self.slots.iter() {
-            slot.check.store(0, Ordering::Relaxed);
-            slot.data.store(0, Ordering::Relaxed);
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let chunk = self.slots.len().div_ceil(threads).max(CLEAR_CHUNK_SLOTS);
+        let clear = |slots: &[Slot]| {
+            for slot in slots {
+                slot.check.store(0, Ordering::Relaxed);
+                slot.data.store(0, Ordering::Relaxed);
+            }
+        };
+        if self.slots.len() <= chunk {
+            clear(&self.slots);
+        } else {
+            std::thread::scope(|scope| {
+                for slots in self.slots.chunks(chunk) {
+                    scope.spawn(move || clear(slots));
+                }
+            });
         }
         self.generation.store(0, Ordering::Relaxed);
     }
@@ -221,5 +320,31 @@ mod tests {
         assert!(tt.probe(54321).is_none());
         tt.clear();
         assert!(tt.probe(12345).is_none());
+    }
+
+    #[test]
+    fn a_size_that_cannot_be_allocated_is_an_error() {
+        let error = TranspositionTable::try_new(usize::MAX / 2).err().unwrap();
+        assert_eq!(error.megabytes, usize::MAX / 2);
+        assert!(error.to_string().starts_with("cannot allocate a "));
+        let too_big = usize::MAX / (1 << 20) - 1;
+        assert!(TranspositionTable::try_new(too_big).is_err());
+    }
+
+    #[test]
+    fn a_fresh_table_is_empty_and_a_large_one_clears_on_several_threads() {
+        let tt = TranspositionTable::try_new(64).unwrap();
+        assert!(tt.is_large());
+        assert_eq!(tt.hashfull(), 0);
+        let keys: Vec<u64> = (1..2000u64)
+            .map(|k| k.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        for &key in &keys {
+            tt.store(key, None, 5, 5, 3, Bound::Exact);
+        }
+        assert!(keys.iter().any(|&key| tt.probe(key).is_some()));
+        tt.clear();
+        assert!(keys.iter().all(|&key| tt.probe(key).is_none()));
+        assert!(!TranspositionTable::new(1).is_large());
     }
 }
