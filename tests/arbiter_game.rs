@@ -2,9 +2,11 @@
 //! engine binary (the whole-state repetition rules let them go on), and a property test that a
 //! `position` line with one bad move leaves the engine holding exactly the legal prefix.
 
+mod common;
 mod protocol_support;
 
 use baghchal::{Game, Move, Position, Repetition, Rules};
+use common::random_game;
 use protocol_support::session::{send, session, wait_bestmove};
 use protocol_support::{check_search_output, EngineProcess, PROMPT};
 use rand::rngs::StdRng;
@@ -102,19 +104,6 @@ fn corrupted_move(position: &Position, rng: &mut StdRng) -> String {
             _ => return text,
         }
     }
-}
-
-/// A random game of `plies` moves (fewer if it ends), under `rules`.
-fn random_game(rules: Rules, plies: usize, rng: &mut StdRng) -> Game {
-    let mut game = Game::startpos(rules);
-    for _ in 0..plies {
-        let moves = game.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        game.play(moves[rng.random_range(0..moves.len())]).unwrap();
-    }
-    game
 }
 
 #[test]

@@ -1,11 +1,14 @@
 //! Search behaviour through the public engine API: tactics, legality over random positions in
 //! every rule variant, determinism, repetition rules, MultiPV and the reference players.
 
+mod common;
+
 use baghchal::bench::run_bench;
 use baghchal::engine::{
     Bound, Engine, EngineOptions, Limits, Score, SearchInfo, SearchObserver, SearchResult, Strategy,
 };
 use baghchal::{Game, Move, Position, Repetition, Rules};
+use common::random_game;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -27,19 +30,6 @@ fn depth(depth: u32) -> Limits {
         depth: Some(depth),
         ..Limits::default()
     }
-}
-
-/// Plays `plies` random legal moves from the start (fewer if the game ends).
-fn random_game(rules: Rules, plies: usize, rng: &mut StdRng) -> Game {
-    let mut game = Game::startpos(rules);
-    for _ in 0..plies {
-        let moves = game.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        game.play(moves[rng.random_range(0..moves.len())]).unwrap();
-    }
-    game
 }
 
 fn assert_line_legal(game: &Game, line: &[Move]) {

@@ -4,6 +4,8 @@
 pub mod reference;
 
 use baghchal::{Game, Move, Repetition, Rules, Square};
+use rand::rngs::StdRng;
+use rand::Rng;
 use reference::{RefGame, RefPosition, RefRules};
 
 /// The reference's view of the crate's rules.
@@ -80,4 +82,17 @@ pub fn parse_moves(text: &str) -> Vec<Move> {
     text.split_whitespace()
         .map(|m| m.parse().unwrap_or_else(|e| panic!("{e}")))
         .collect()
+}
+
+/// Plays `plies` random legal moves from the start (fewer if the game ends).
+pub fn random_game(rules: Rules, plies: usize, rng: &mut StdRng) -> Game {
+    let mut game = Game::startpos(rules);
+    for _ in 0..plies {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        game.play(moves[rng.random_range(0..moves.len())]).unwrap();
+    }
+    game
 }
