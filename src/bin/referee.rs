@@ -1,9 +1,12 @@
 //! The referee: engine-vs-engine matches (`referee [match options]`), openings generation
-//! (`referee openings`) and merging of record files (`referee merge`). See docs/referee.md.
+//! (`referee openings`) and merging of record files (`referee merge`, `--watch` for running
+//! shards). See docs/referee.md and docs/cluster.md.
 
 use baghchal::referee::cli::{parse_cli, Command};
 use baghchal::referee::console::Console;
+use baghchal::referee::merge::MergeEnd;
 use baghchal::referee::play::{play, Finish};
+use baghchal::referee::stats::SprtResult;
 use baghchal::referee::{generate, merge};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,6 +18,12 @@ const EXIT_USAGE: u8 = 2;
 const EXIT_FAULT: u8 = 3;
 /// Exit code after Ctrl-C (128 + SIGINT).
 const EXIT_INTERRUPTED: u8 = 130;
+/// `merge --watch`: the SPRT accepted H0.
+const EXIT_SPRT_H0: u8 = 10;
+/// `merge --watch`: the SPRT accepted H1.
+const EXIT_SPRT_H1: u8 = 11;
+/// `merge --watch`: every shard finished, but games are missing or records were bad.
+const EXIT_INCOMPLETE: u8 = 12;
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
@@ -32,7 +41,17 @@ fn main() -> ExitCode {
             generate::generate(args, &stop, &mut Console::standard()).map(|()| Finish::Done)
         }
         Some(Command::Merge(args)) => {
-            merge::merge(args, &mut Console::standard()).map(|()| Finish::Done)
+            return match merge::merge(args, &stop, &mut Console::standard()) {
+                Ok(MergeEnd::Complete) => ExitCode::SUCCESS,
+                Ok(MergeEnd::Sprt(SprtResult::AcceptH0)) => ExitCode::from(EXIT_SPRT_H0),
+                Ok(MergeEnd::Sprt(SprtResult::AcceptH1)) => ExitCode::from(EXIT_SPRT_H1),
+                Ok(MergeEnd::Incomplete) => ExitCode::from(EXIT_INCOMPLETE),
+                Ok(MergeEnd::Interrupted) => ExitCode::from(EXIT_INTERRUPTED),
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    ExitCode::from(EXIT_USAGE)
+                }
+            };
         }
         None => play(&cli.play, &stop, Console::standard()),
     };

@@ -173,9 +173,18 @@ pub struct OpeningsArgs {
 /// Options of `referee merge`.
 #[derive(Args, Debug, Clone)]
 pub struct MergeArgs {
-    /// Record files (PGN-like or JSON lines).
+    /// Record files (PGN-like or JSON lines; JSON lines only with --watch, where a file may not
+    /// exist yet).
     #[arg(required = true)]
     pub files: Vec<String>,
+    /// Follow the records of running shards (one file each): print the merged statistics
+    /// whenever games were added, and end when the SPRT is decided (exit status 10 for H0, 11
+    /// for H1) or every shard has finished (0 complete, 12 games missing or bad records).
+    #[arg(long)]
+    pub watch: bool,
+    /// Seconds between two looks at the files under --watch.
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    pub interval: f64,
     /// Also write the merged games as PGN-like records.
     #[arg(long)]
     pub pgnout: Option<String>,
@@ -267,6 +276,12 @@ mod tests {
         assert_eq!(tb.play.tbadjudicate, Some(TbResults::WinLoss));
         assert!(parse_cli(args("referee -tbadjudicate draw")).is_err());
         let merge = parse_cli(args("referee merge a.jsonl b.pgn")).unwrap();
-        assert!(matches!(merge.command, Some(Command::Merge(ref m)) if m.files.len() == 2));
+        assert!(
+            matches!(merge.command, Some(Command::Merge(ref m)) if m.files.len() == 2 && !m.watch)
+        );
+        let watch = parse_cli(args("referee merge -watch -interval 0.5 a.jsonl")).unwrap();
+        assert!(
+            matches!(watch.command, Some(Command::Merge(ref m)) if m.watch && m.interval == 0.5)
+        );
     }
 }

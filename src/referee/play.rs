@@ -12,6 +12,7 @@ use super::report::{finished_line, ranking_lines, score_lines, Standings};
 use super::resume::{drop_partial_tail, resumed_games};
 use super::runner::{run_match, MatchConfig, RunEnd, Sink};
 use super::schedule::{schedule, ScheduleConfig, ScheduledGame};
+use super::shard_end::{self, End, ShardEnd};
 use super::spec::{parse_engines, EngineSpec};
 use super::stats::Sprt;
 use super::tb_adjudication::{TbAdjudicator, TbResults};
@@ -197,11 +198,53 @@ fn open_append(path: &Option<String>) -> Result<Option<File>, String> {
         .transpose()
 }
 
-/// Runs `referee [match options]`.
+/// Game counts of a run, for a shard's end marker.
+#[derive(Default)]
+struct Counts {
+    scheduled: u64,
+    recorded: u64,
+    match_games: u64,
+}
+
+/// Runs `referee [match options]`. A shard with `--jsonout` writes its end marker
+/// ([`super::shard_end`]) however the run ends.
 ///
 /// # Errors
 /// A message for anything wrong with the command line, files or engines before the match starts.
-pub fn play(args: &MatchArgs, stop: &AtomicBool, mut console: Console) -> Result<Finish, String> {
+pub fn play(args: &MatchArgs, stop: &AtomicBool, console: Console) -> Result<Finish, String> {
+    let (Some(shard), Some(records)) = (args.shard, &args.jsonout) else {
+        return play_match(args, stop, console, &mut Counts::default());
+    };
+    shard_end::clear(records)?;
+    let mut counts = Counts::default();
+    let result = play_match(args, stop, console, &mut counts);
+    let (end, message) = match &result {
+        Ok(Finish::Done) => (End::Complete, None),
+        Ok(Finish::Fault(message)) => (End::Fault, Some(message.clone())),
+        Ok(Finish::Interrupted) => (End::Interrupted, None),
+        Err(message) => (End::Error, Some(message.clone())),
+    };
+    let marker = ShardEnd {
+        shard: shard.to_string(),
+        end,
+        scheduled: counts.scheduled,
+        recorded: counts.recorded,
+        match_games: counts.match_games,
+        message,
+    };
+    match (shard_end::write(records, &marker), result) {
+        (Err(error), Ok(_)) => Err(error),
+        (Err(error), Err(first)) => Err(format!("{first}; {error}")),
+        (Ok(()), result) => result,
+    }
+}
+
+fn play_match(
+    args: &MatchArgs,
+    stop: &AtomicBool,
+    mut console: Console,
+    counts: &mut Counts,
+) -> Result<Finish, String> {
     let rules = args.rules.rules();
     let demo = args.engines.is_empty();
     let engine_tokens = if demo {
@@ -229,6 +272,12 @@ pub fn play(args: &MatchArgs, stop: &AtomicBool, mut console: Console) -> Result
     let sprt = parse_sprt(&args.sprt)?;
     if sprt.is_some() && specs.len() != 2 {
         return Err("--sprt needs exactly two engines".into());
+    }
+    if sprt.is_some() && args.shard.is_some() {
+        return Err(
+            "--sprt with --shard would stop one shard on its own games: give --sprt to `referee merge --watch` over all the shards instead (docs/cluster.md)"
+                .into(),
+        );
     }
     let adjudication = Adjudication {
         max_plies: args.maxplies,
@@ -286,6 +335,9 @@ pub fn play(args: &MatchArgs, stop: &AtomicBool, mut console: Console) -> Result
     } else {
         Vec::new()
     };
+    counts.match_games = full.len() as u64;
+    counts.scheduled = games.len() as u64;
+    counts.recorded = previous.len() as u64;
     let recorded: std::collections::HashSet<u64> = previous.iter().map(|r| r.number).collect();
     games.retain(|g| !recorded.contains(&g.number));
     let concurrency = if demo && args.concurrency == 1 {
@@ -357,6 +409,7 @@ pub fn play(args: &MatchArgs, stop: &AtomicBool, mut console: Console) -> Result
         site: args.site.clone(),
     };
     let end = run_match(&config, &mut output, stop);
+    counts.recorded = output.records.len() as u64;
     output.console.end_progress();
     for index in 0..output.standings.tallies.len() {
         let tally = &output.standings.tallies[index];

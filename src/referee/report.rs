@@ -96,6 +96,14 @@ impl Tally {
             sprt.llr_trinomial(&self.total)
         }
     }
+
+    /// The SPRT log-likelihood ratio of the complete game pairs alone (pentanomial), leaving
+    /// out pairs with one game so far: what a watch of running shards uses, since some shard
+    /// nearly always has a pair half played. Equal to [`Tally::llr`] once every pair is
+    /// complete.
+    pub fn llr_complete_pairs(&self, sprt: &Sprt) -> f64 {
+        sprt.llr_pentanomial(&self.pentanomial())
+    }
 }
 
 /// All encounters of a match, order-independent: feed records in any order, sorted by game
@@ -175,6 +183,11 @@ pub fn finished_line(record: &GameRecord) -> String {
 
 /// The score block of one encounter: scores, split by side, Elo, pentanomial and SPRT lines.
 pub fn score_lines(tally: &Tally, sprt: Option<&Sprt>) -> Vec<String> {
+    score_lines_with_llr(tally, sprt.map(|sprt| (sprt, tally.llr(sprt))))
+}
+
+/// [`score_lines`] with the SPRT line for a given log-likelihood ratio.
+pub fn score_lines_with_llr(tally: &Tally, sprt: Option<(&Sprt, f64)>) -> Vec<String> {
     let mut lines = vec![
         format!(
             "Score of {} vs {}: {}",
@@ -216,8 +229,8 @@ pub fn score_lines(tally: &Tally, sprt: Option<&Sprt>) -> Vec<String> {
         )),
         None => lines.push(format!("Ptnml(0-2): [{counts}]")),
     }
-    if let Some(sprt) = sprt {
-        lines.push(sprt_line(tally.llr(sprt), sprt));
+    if let Some((sprt, llr)) = sprt {
+        lines.push(sprt_line(llr, sprt));
     }
     lines
 }

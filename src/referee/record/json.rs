@@ -80,7 +80,11 @@ pub fn write_line(record: &GameRecord) -> String {
     serde_json::to_string(&json).expect("records serialize")
 }
 
-fn parse_line(line: &str) -> Result<GameRecord, String> {
+/// Reads one JSON line (without its newline).
+///
+/// # Errors
+/// What is wrong with the line.
+pub fn parse_line(line: &str) -> Result<GameRecord, String> {
     let json: JsonRecord = serde_json::from_str(line).map_err(|e| e.to_string())?;
     let moves = json
         .moves
