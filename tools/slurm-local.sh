@@ -17,6 +17,8 @@ set -euo pipefail
 dir=${SLURM_LOCAL_DIR:-/var/tmp/baghchal-slurm}
 conf=$dir/slurm.conf
 export SLURM_CONF=$conf
+# The daemons live in sbin, which a user's PATH may lack.
+export PATH=$PATH:/usr/sbin:/sbin
 
 usage() {
     sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -135,6 +137,7 @@ up() {
     for _ in $(seq 300); do
         state=$(timeout 5 sinfo -h -N -o %t 2>/dev/null | head -1 || true)
         [ "$state" = idle ] && break
+        alive "$(cat "$dir/slurmctld.pid")" slurmctld && alive "$(cat "$dir/slurmd.pid")" slurmd || break
         sleep 0.1
     done
     if [ "$state" != idle ]; then
