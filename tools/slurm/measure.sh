@@ -8,8 +8,9 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
-referee=$here/target/release/referee
-engine=$here/target/release/baghchal
+target=${CARGO_TARGET_DIR:-$here/target}
+referee=$target/release/referee
+engine=$target/release/baghchal
 rounds=${1:-100}
 limit=${2:-nodes=3000}
 work=$(mktemp -d /var/tmp/referee-measure-XXXXXX)
