@@ -101,6 +101,11 @@ impl Engine {
         Ok(())
     }
 
+    /// The tables in use, when loaded.
+    pub fn tablebase(&self) -> Option<&crate::tablebase::Tablebase> {
+        self.tablebase.tables().map(|tables| &**tables)
+    }
+
     /// Whether tablebases are loaded, off, or could not be opened (with the error, for the
     /// protocol to report as `info string error: ...`).
     pub fn tablebase_status(&self) -> &TablebaseStatus {
