@@ -39,7 +39,10 @@ fn table_dir(forced_capture: bool) -> &'static Path {
 fn open(forced_capture: bool) -> Tablebase {
     let dir = table_dir(forced_capture);
     let tables = Tablebase::open(dir, table_rules(forced_capture)).expect("open");
-    let corrupt = tables.placement().expect("placement layers").wait_checked(dir);
+    let corrupt = tables
+        .placement()
+        .expect("placement layers")
+        .wait_checked(dir);
     assert!(corrupt.is_empty(), "{corrupt:?}");
     tables
 }
@@ -153,7 +156,14 @@ fn a_flipped_byte_is_reported_and_the_layer_never_used() {
     let position = random_position(&mut rng, layer, Side::Goats);
     assert_eq!(tables.probe(&position), None);
     // The other layers still answer.
-    let other = random_position(&mut rng, Layer { in_hand: 1, ..layer }, Side::Goats);
+    let other = random_position(
+        &mut rng,
+        Layer {
+            in_hand: 1,
+            ..layer
+        },
+        Side::Goats,
+    );
     assert!(tables.probe(&other).is_some());
     // Verification refuses the damaged layer; generation replaces it.
     assert!(verify_placement(&dir, &tables, 2, 1, 1, NO_PROGRESS).is_err());
@@ -306,11 +316,16 @@ fn the_cli_generates_verifies_and_probes_placement_layers() {
         .filter(|line| line.contains("goats") || line.contains("tigers"))
         .collect();
     assert_eq!(rows.len(), 4, "{text}");
-    assert!(text.contains("placement positions (both sides to move): 5131280"), "{text}");
+    assert!(
+        text.contains("placement positions (both sides to move): 5131280"),
+        "{text}"
+    );
     let (ok, text) = run(&["verify", dir_arg]);
     assert!(ok, "{text}");
     assert!(
-        text.contains("placement 2 in hand 0 captured: 4431560 positions checked, 0 mismatches, counts match"),
+        text.contains(
+            "placement 2 in hand 0 captured: 4431560 positions checked, 0 mismatches, counts match"
+        ),
         "{text}"
     );
     assert!(text.ends_with("verify: ok\n"), "{text}");

@@ -184,10 +184,7 @@ pub fn run(command: TbCommand, out: &mut dyn Write) -> Result<(), String> {
     result.and(flushed)
 }
 
-fn print_placement_reports(
-    reports: &[PlacementReport],
-    out: &mut dyn Write,
-) -> Result<(), String> {
+fn print_placement_reports(reports: &[PlacementReport], out: &mut dyn Write) -> Result<(), String> {
     out!(
         out,
         "hand capt side       positions        wins       draws      losses  seconds       bytes"
@@ -220,7 +217,11 @@ fn print_placement_reports(
 fn print_start_value(tables: &Tablebase, out: &mut dyn Write) -> Result<(), String> {
     let start = Position::startpos();
     if let Some(value) = tables.probe(&start) {
-        out!(out, "start position \"{start}\": {} for goats to move", value.wdl);
+        out!(
+            out,
+            "start position \"{start}\": {} for goats to move",
+            value.wdl
+        );
     }
     Ok(())
 }

@@ -2,14 +2,14 @@
 //! captured) is one file with both sides to move, written atomically; layers already present
 //! and valid are loaded, not recomputed, so an interrupted run resumes where it stopped.
 
-use super::index::{Layer, PlacementIndex};
-use super::packed::count_codes;
-use super::solve::{layers, solve_goats, solve_tigers, GoatChildren, TigerChildren};
 use super::super::file::{placement_path, read_layer, write_layer, LayerHeader};
 use super::super::generate::Progress;
 use super::super::index::LayerIndex;
 use super::super::solve::generate_tables;
 use super::super::{Corruption, TableRules, Tablebase, TablebaseError};
+use super::index::{Layer, PlacementIndex};
+use super::packed::count_codes;
+use super::solve::{layers, solve_goats, solve_tigers, GoatChildren, TigerChildren};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
@@ -78,19 +78,30 @@ pub fn check_placement_header(
     Ok(())
 }
 
+/// A layer read back from its file.
+struct StoredLayer {
+    header: LayerHeader,
+    goats: Vec<u8>,
+    tigers: Vec<u8>,
+}
+
 /// A layer file's two sides, if it is present, intact and for these rules; `None` when absent
 /// or damaged (it is regenerated). A file for other rules is an error: never overwrite it.
 fn load_existing(
     dir: &Path,
     rules: TableRules,
     layer: Layer,
-) -> Result<Option<(LayerHeader, Vec<u8>, Vec<u8>)>, TablebaseError> {
+) -> Result<Option<StoredLayer>, TablebaseError> {
     let path = placement_path(dir, layer.in_hand, layer.captured);
     match read_layer(&path) {
         Ok((header, mut goats)) => {
             check_placement_header(&path, &header, rules, layer)?;
             let tigers = goats.split_off(header.side_bytes() as usize);
-            Ok(Some((header, goats, tigers)))
+            Ok(Some(StoredLayer {
+                header,
+                goats,
+                tigers,
+            }))
         }
         Err(TablebaseError::NotFound { .. }) => Ok(None),
         Err(TablebaseError::Corrupt { reason, .. }) => {
@@ -131,19 +142,21 @@ pub fn generate_placement(
             .iter()
             .map(|&layer| (layer.captured, PlacementIndex::new(layer)))
             .collect();
-        let mut started: BTreeMap<u8, Instant> = BTreeMap::new();
+        // Seconds spent on each layer (solving both sides and writing, or loading).
+        let mut seconds: BTreeMap<u8, f64> = BTreeMap::new();
         let mut goats: BTreeMap<u8, Vec<u8>> = BTreeMap::new();
         let mut loaded: BTreeMap<u8, (LayerHeader, Vec<u8>)> = BTreeMap::new();
         for layer in &level {
             let captured = layer.captured;
-            started.insert(captured, Instant::now());
+            let started = Instant::now();
             let index = &indexes[&captured];
-            if let Some((header, goat_values, tiger_values)) = load_existing(dir, rules, *layer)? {
+            if let Some(stored) = load_existing(dir, rules, *layer)? {
                 log::info!("placement {in_hand} in hand, {captured} captured: present, skipped");
-                goats.insert(captured, goat_values);
-                loaded.insert(captured, (header, tiger_values));
+                goats.insert(captured, stored.goats);
+                loaded.insert(captured, (stored.header, stored.tigers));
                 done_before += 2 * index.len();
                 progress("placement", done_before, total);
+                seconds.insert(captured, started.elapsed().as_secs_f64());
                 continue;
             }
             let previous_index;
@@ -166,11 +179,13 @@ pub fn generate_placement(
             let report = |done: u64, _: u64| progress("placement", base + done, total);
             goats.insert(captured, solve_goats(index, &children, threads, &report));
             done_before += index.len();
+            seconds.insert(captured, started.elapsed().as_secs_f64());
         }
         previous_tigers.clear();
         let mut tigers: BTreeMap<u8, Vec<u8>> = BTreeMap::new();
         for layer in &level {
             let captured = layer.captured;
+            let started = Instant::now();
             let index = &indexes[&captured];
             let path = placement_path(dir, in_hand, captured);
             let (header, tiger_values, resumed) = match loaded.remove(&captured) {
@@ -203,7 +218,7 @@ pub fn generate_placement(
             reports.push(PlacementReport {
                 header,
                 resumed,
-                seconds: started[&captured].elapsed().as_secs_f64(),
+                seconds: seconds[&captured] + started.elapsed().as_secs_f64(),
                 file_bytes: std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
             });
             tigers.insert(captured, tiger_values);

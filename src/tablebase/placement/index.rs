@@ -8,8 +8,8 @@
 //! whose tiger class is itself symmetric (163 of 1,666 classes) keep every image under its
 //! stabilizer: about 5% more entries, for an index without a canonical-form search.
 
-use super::super::symmetry::{colex_rank, TigerClass, TigerTable, NON_TIGER_POINTS, SQUARE_MAPS};
 use super::super::symmetry::SYMMETRIES;
+use super::super::symmetry::{colex_rank, TigerClass, TigerTable, NON_TIGER_POINTS, SQUARE_MAPS};
 use std::sync::OnceLock;
 
 /// All 25 points.
@@ -71,8 +71,7 @@ const fn build_rank_chunks() -> [[[u32; NON_TIGER_POINTS + 1]; 1 << CHUNK_BITS];
 
 /// `RANK_CHUNKS[c][v][before]`: the colex rank contributed by the members `v` of chunk `c`
 /// (points `7c..7c+7`) when `before` members lie below the chunk.
-static RANK_CHUNKS: [[[u32; NON_TIGER_POINTS + 1]; 1 << CHUNK_BITS]; CHUNKS] =
-    build_rank_chunks();
+static RANK_CHUNKS: [[[u32; NON_TIGER_POINTS + 1]; 1 << CHUNK_BITS]; CHUNKS] = build_rank_chunks();
 
 /// Colex rank of a set of compressed points (below 21): sum of C(p_i, i + 1).
 #[inline(always)]
@@ -301,7 +300,8 @@ impl PlacementIndex {
         } else {
             FULL & !(goats | points.tigers)
         };
-        class as u64 * u64::from(self.slots) + u64::from(rank21(compress(ranked, points.descending)))
+        class as u64 * u64::from(self.slots)
+            + u64::from(rank21(compress(ranked, points.descending)))
     }
 
     /// The index of any board of this layer.

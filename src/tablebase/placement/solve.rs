@@ -6,11 +6,11 @@
 //! (the movement tables when h = 1), tigers to move at (h, c) from goats to move at (h, c) and,
 //! after a capture, (h, c + 1).
 
-use super::index::{ClassPoints, Frames, Layer, PlacementIndex, FULL};
-use super::packed::{get, DRAW, LOSS, WIN};
 use super::super::index::LayerIndex;
 use super::super::value::{decode_value, Wdl};
 use super::super::TableRules;
+use super::index::{ClassPoints, Frames, Layer, PlacementIndex, FULL};
+use super::packed::{get, DRAW, LOSS, WIN};
 use crate::tables::{JUMPS, NEIGHBOURS};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Mutex, OnceLock};

@@ -3,12 +3,12 @@
 //! its children's stored values (the movement tables after the last placement). The header
 //! counts are checked against the values.
 
-use super::index::{Layer, PlacementIndex};
-use super::packed::{count_codes, get, wdl_of};
 use super::super::file::{placement_path, read_layer};
 use super::super::generate::Progress;
 use super::super::{Tablebase, TablebaseError, Wdl};
 use super::generate::check_placement_header;
+use super::index::{Layer, PlacementIndex};
+use super::packed::{count_codes, get, wdl_of};
 use crate::{Bitboard, Position, Repetition, Side};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -100,7 +100,8 @@ pub fn verify_placement(
         let len = index.len();
         let side_bytes = header.side_bytes() as usize;
         let sides = [&values[..side_bytes], &values[side_bytes..]];
-        let counts_match = header.counts == [count_codes(sides[0], len), count_codes(sides[1], len)];
+        let counts_match =
+            header.counts == [count_codes(sides[0], len), count_codes(sides[1], len)];
         let samples = len.div_ceil(stride);
         let (mismatches, checked) = (AtomicU64::new(0), AtomicU64::new(0));
         let example = Mutex::new(None);
@@ -135,7 +136,8 @@ pub fn verify_placement(
                         if stored.is_none() || stored != computed {
                             mismatches.fetch_add(1, Relaxed);
                             let mut example = example.lock().unwrap_or_else(|e| e.into_inner());
-                            let name = |v: Option<Wdl>| v.map_or("nothing".to_string(), |w| w.to_string());
+                            let name =
+                                |v: Option<Wdl>| v.map_or("nothing".to_string(), |w| w.to_string());
                             example.get_or_insert(format!(
                                 "\"{position}\": stored {}, children give {}",
                                 name(stored),
@@ -143,7 +145,10 @@ pub fn verify_placement(
                             ));
                         }
                     }
-                    let phase = format!("verify {} in hand {} captured", layer.in_hand, layer.captured);
+                    let phase = format!(
+                        "verify {} in hand {} captured",
+                        layer.in_hand, layer.captured
+                    );
                     progress(&phase, (start + CHUNK).min(2 * samples), 2 * samples);
                 });
             }
