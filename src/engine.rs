@@ -101,6 +101,15 @@ impl Engine {
         Ok(())
     }
 
+    /// Waits until the placement layers' checksums are checked (at once without them, or once
+    /// checked); returns the paths of the layers found corrupt, which are not used.
+    pub fn wait_for_tablebase(&self) -> Vec<std::path::PathBuf> {
+        self.tablebase()
+            .and_then(|tables| tables.placement())
+            .map(|placement| placement.wait_checked())
+            .unwrap_or_default()
+    }
+
     /// The tables in use, when loaded.
     pub fn tablebase(&self) -> Option<&crate::tablebase::Tablebase> {
         self.tablebase.tables().map(|tables| &**tables)

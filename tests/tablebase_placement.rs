@@ -11,6 +11,7 @@ use baghchal::tablebase::{TableRules, Tablebase, Wdl};
 use baghchal::{Bitboard, Game, Position, Repetition, Rules, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -39,10 +40,7 @@ fn table_dir(forced_capture: bool) -> &'static Path {
 fn open(forced_capture: bool) -> Tablebase {
     let dir = table_dir(forced_capture);
     let tables = Tablebase::open(dir, table_rules(forced_capture)).expect("open");
-    let corrupt = tables
-        .placement()
-        .expect("placement layers")
-        .wait_checked(dir);
+    let corrupt = tables.placement().expect("placement layers").wait_checked();
     assert!(corrupt.is_empty(), "{corrupt:?}");
     tables
 }
@@ -145,9 +143,30 @@ fn a_flipped_byte_is_reported_and_the_layer_never_used() {
     let at = bytes.len() - 10;
     bytes[at] ^= 0x10;
     std::fs::write(&damaged, bytes).unwrap();
+    // Through the protocol: isready waits for the checksums and names the damaged layer.
+    let mut engine = std::process::Command::new(env!("CARGO_BIN_EXE_baghchal"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    let mut stdin = engine.stdin.take().unwrap();
+    writeln!(
+        stdin,
+        "setoption name CapturesToWin value 2\nsetoption name TablebasePath value {}\nisready\nquit",
+        dir.display()
+    )
+    .unwrap();
+    drop(stdin);
+    let output = engine.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    let corrupt = format!(
+        "info string error: \"{}\": corrupt placement layer, not used\nreadyok",
+        damaged.display()
+    );
+    assert!(text.contains(&corrupt), "{text}");
     let tables = Tablebase::open(&dir, table_rules(false)).expect("headers are fine");
     let placement = tables.placement().unwrap();
-    assert_eq!(placement.wait_checked(&dir), vec![damaged.clone()]);
+    assert_eq!(placement.wait_checked(), vec![damaged.clone()]);
     let mut rng = StdRng::seed_from_u64(3);
     let layer = Layer {
         in_hand: 2,
@@ -168,8 +187,10 @@ fn a_flipped_byte_is_reported_and_the_layer_never_used() {
     // Verification refuses the damaged layer; generation replaces it.
     assert!(verify_placement(&dir, &tables, 2, 1, 1, NO_PROGRESS).is_err());
     drop(tables);
-    let reports = generate_placement(&dir, table_rules(false), 2, 1, NO_PROGRESS).unwrap();
-    let redone: Vec<(u8, u8)> = reports
+    let run = generate_placement(&dir, table_rules(false), 2, 1, NO_PROGRESS).unwrap();
+    assert_eq!(run.start, None);
+    let redone: Vec<(u8, u8)> = run
+        .reports
         .iter()
         .filter(|report| !report.resumed)
         .map(|report| (report.header.in_hand, report.header.captured))
@@ -231,13 +252,8 @@ fn the_engine_keeps_the_value_of_placement_positions_and_reports_it() {
             tablebase_path: Some(table_dir(false).to_path_buf()),
             ..EngineOptions::default()
         });
-        // The checksums are checked in the background: wait as the engine would in a game.
-        engine
-            .tablebase()
-            .expect("loaded")
-            .placement()
-            .unwrap()
-            .wait_checked(table_dir(false));
+        // The checksums are checked in the background: wait, as `isready` does.
+        assert!(engine.wait_for_tablebase().is_empty());
         engine.set_game(Game::new(position, rules));
         let result = engine.search_blocking(Limits {
             depth: Some(3),
@@ -334,7 +350,7 @@ fn the_cli_generates_verifies_and_probes_placement_layers() {
     let (ok, text) = run(&["probe", dir_arg, position]);
     assert!(ok, "{text}");
     let tables = Tablebase::open_recorded(&dir).unwrap();
-    tables.placement().unwrap().wait_checked(&dir);
+    tables.placement().unwrap().wait_checked();
     let value = tables.probe(&position.parse().unwrap()).unwrap();
     assert!(
         text.starts_with(&format!("value: {}\ndistance: none\n", value.wdl)),

@@ -213,19 +213,6 @@ fn print_placement_reports(reports: &[PlacementReport], out: &mut dyn Write) -> 
     Ok(())
 }
 
-/// Prints the value of the start position when the tables cover it.
-fn print_start_value(tables: &Tablebase, out: &mut dyn Write) -> Result<(), String> {
-    let start = Position::startpos();
-    if let Some(value) = tables.probe(&start) {
-        out!(
-            out,
-            "start position \"{start}\": {} for goats to move",
-            value.wdl
-        );
-    }
-    Ok(())
-}
-
 fn run_with_progress(
     command: TbCommand,
     out: &mut dyn Write,
@@ -250,14 +237,13 @@ fn run_with_progress(
                 generate_tables(&dir, rules, threads, progress).map_err(|e| e.to_string())?;
             print_reports(&reports, out)?;
             if placement {
-                let reports = generate_placement(&dir, rules, max_in_hand, threads, progress)
+                let run = generate_placement(&dir, rules, max_in_hand, threads, progress)
                     .map_err(|e| e.to_string())?;
-                print_placement_reports(&reports, out)?;
-                let tables = Tablebase::open(&dir, rules).map_err(|e| e.to_string())?;
-                if let Some(placement) = tables.placement() {
-                    placement.wait_checked(&dir);
+                print_placement_reports(&run.reports, out)?;
+                if let Some(value) = run.start {
+                    let start = Position::startpos();
+                    out!(out, "start position \"{start}\": {value} for goats to move");
                 }
-                print_start_value(&tables, out)?;
             }
             out!(out, "wall seconds: {:.2}", started.elapsed().as_secs_f64());
             Ok(())
@@ -343,7 +329,7 @@ fn run_with_progress(
             let position: Position = position.trim().parse().map_err(|e| format!("{e}"))?;
             let tables = Tablebase::open_recorded(&dir).map_err(|e| e.to_string())?;
             if let Some(placement) = tables.placement() {
-                if let Some(path) = placement.wait_checked(&dir).first() {
+                if let Some(path) = placement.wait_checked().first() {
                     log::error!("\"{}\": corrupt, not used", path.display());
                 }
             }

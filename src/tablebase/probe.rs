@@ -31,6 +31,17 @@ impl Tablebase {
     /// # Errors
     /// A missing, unreadable, corrupt or mismatched file, or rules the tables do not cover.
     pub fn open(dir: &Path, rules: TableRules) -> Result<Tablebase, TablebaseError> {
+        let mut tables = Tablebase::open_movement(dir, rules)?;
+        let placement = PlacementTables::open(dir, rules)?;
+        tables.placement = (!placement.is_empty()).then_some(placement);
+        Ok(tables)
+    }
+
+    /// As [`Tablebase::open`], without the placement layers (for their generator).
+    ///
+    /// # Errors
+    /// As [`Tablebase::open`].
+    pub fn open_movement(dir: &Path, rules: TableRules) -> Result<Tablebase, TablebaseError> {
         rules.check_covered()?;
         let mut layers = Vec::new();
         let mut headers = Vec::new();
@@ -42,12 +53,11 @@ impl Tablebase {
             layers.push(payload);
             headers.push(header);
         }
-        let placement = PlacementTables::open(dir, rules)?;
         Ok(Tablebase {
             rules,
             layers,
             headers,
-            placement: (!placement.is_empty()).then_some(placement),
+            placement: None,
         })
     }
 

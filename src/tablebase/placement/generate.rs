@@ -6,10 +6,11 @@ use super::super::file::{placement_path, read_layer, write_layer, LayerHeader};
 use super::super::generate::Progress;
 use super::super::index::LayerIndex;
 use super::super::solve::generate_tables;
-use super::super::{Corruption, TableRules, Tablebase, TablebaseError};
+use super::super::{Corruption, TableRules, Tablebase, TablebaseError, Wdl};
 use super::index::{Layer, PlacementIndex};
-use super::packed::count_codes;
+use super::packed::{count_codes, get, wdl_of};
 use super::solve::{layers, solve_goats, solve_tigers, GoatChildren, TigerChildren};
+use crate::Position;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
@@ -28,6 +29,15 @@ pub struct PlacementReport {
     pub seconds: f64,
     /// File size in bytes.
     pub file_bytes: u64,
+}
+
+/// What a placement run did.
+#[derive(Clone, Debug)]
+pub struct PlacementRun {
+    /// One report per layer, in the order solved.
+    pub reports: Vec<PlacementReport>,
+    /// The value of the start position for the goats, when the run reached 20 goats in hand.
+    pub start: Option<Wdl>,
 }
 
 /// Positions per side in all the layers up to `max_in_hand` goats in hand.
@@ -124,9 +134,9 @@ pub fn generate_placement(
     max_in_hand: u8,
     threads: usize,
     progress: Progress,
-) -> Result<Vec<PlacementReport>, TablebaseError> {
+) -> Result<PlacementRun, TablebaseError> {
     generate_tables(dir, rules, threads, progress)?;
-    let movement = Tablebase::open(dir, rules)?;
+    let movement = Tablebase::open_movement(dir, rules)?;
     let max_in_hand = max_in_hand.min(MAX_IN_HAND);
     let total = 2 * total_positions(rules, max_in_hand);
     let mut done_before = 0u64;
@@ -225,5 +235,22 @@ pub fn generate_placement(
         }
         previous_tigers = tigers;
     }
-    Ok(reports)
+    // The start position: 20 goats in hand, none on the board, tigers on the corners.
+    let start = (max_in_hand == MAX_IN_HAND).then(|| {
+        let start = Layer {
+            in_hand: MAX_IN_HAND,
+            captured: 0,
+        };
+        let corners = Position::startpos().tigers().0;
+        let at = PlacementIndex::new(start).encode(corners, 0);
+        let goats = load_existing(dir, rules, start)
+            .ok()
+            .flatten()
+            .map(|stored| stored.goats);
+        goats.and_then(|values| wdl_of(get(&values, at)))
+    });
+    Ok(PlacementRun {
+        reports,
+        start: start.flatten(),
+    })
 }

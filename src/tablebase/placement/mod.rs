@@ -8,8 +8,9 @@
 //! - [`verify`]: every stored value recomputed from its children, independently of the solver.
 //!
 //! Opened tables map their files and check each file's payload checksum on a background
-//! thread: a layer answers probes only once its checksum is known to be good, so a large set of
-//! files costs no start-up time, and a corrupt file is reported and never used.
+//! thread, from 20 goats in hand down: a layer answers probes only once its checksum is known
+//! to be good, so a large set of files costs no start-up time, and a corrupt file is reported
+//! and never used. The engine's `isready` waits for the check (see protocol.md).
 
 pub mod generate;
 pub mod index;
@@ -24,7 +25,7 @@ use generate::{check_placement_header, MAX_IN_HAND};
 use index::{Layer, PlacementIndex};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -55,6 +56,7 @@ struct Checked {
 
 /// The placement layers found in a table directory.
 pub struct PlacementTables {
+    dir: PathBuf,
     layers: Arc<BTreeMap<Layer, OpenLayer>>,
     checked: Arc<Checked>,
 }
@@ -95,6 +97,7 @@ impl PlacementTables {
             );
         }
         let tables = PlacementTables {
+            dir: dir.to_path_buf(),
             layers: Arc::new(layers),
             checked: Arc::new(Checked::default()),
         };
@@ -106,7 +109,8 @@ impl PlacementTables {
         std::thread::Builder::new()
             .name("tb-checksums".into())
             .spawn(move || {
-                for (layer, open) in layers.iter() {
+                // From 20 goats in hand down: the layers a game meets first come first.
+                for (layer, open) in layers.iter().rev() {
                     let path = placement_path(&owned_dir, layer.in_hand, layer.captured);
                     let state = match check_payload(&path, &open.values, open.payload_crc) {
                         Ok(()) => GOOD,
@@ -129,8 +133,13 @@ impl PlacementTables {
         Ok(tables)
     }
 
+    /// Whether every layer's checksum has been checked.
+    pub fn is_checked(&self) -> bool {
+        self.checked.done.lock().map(|done| *done).unwrap_or(true)
+    }
+
     /// Waits until every layer's checksum is checked; returns the corrupt layers' paths.
-    pub fn wait_checked(&self, dir: &Path) -> Vec<std::path::PathBuf> {
+    pub fn wait_checked(&self) -> Vec<PathBuf> {
         let mut done = self.checked.done.lock().unwrap_or_else(|e| e.into_inner());
         while !*done {
             done = self
@@ -142,7 +151,7 @@ impl PlacementTables {
         self.layers
             .iter()
             .filter(|(_, open)| open.state.load(Ordering::Acquire) == CORRUPT)
-            .map(|(layer, _)| placement_path(dir, layer.in_hand, layer.captured))
+            .map(|(layer, _)| placement_path(&self.dir, layer.in_hand, layer.captured))
             .collect()
     }
 

@@ -76,7 +76,7 @@ pub fn verify_placement(
 ) -> Result<Vec<PlacementCheck>, TablebaseError> {
     let rules = tables.rules();
     if let Some(placement) = tables.placement() {
-        if let Some(path) = placement.wait_checked(dir).into_iter().next() {
+        if let Some(path) = placement.wait_checked().into_iter().next() {
             return Err(TablebaseError::Corrupt {
                 path,
                 reason: super::super::Corruption::PayloadChecksum,
