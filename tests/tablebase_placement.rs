@@ -253,7 +253,7 @@ fn the_engine_keeps_the_value_of_placement_positions_and_reports_it() {
             ..EngineOptions::default()
         });
         // The checksums are checked in the background: wait, as `isready` does.
-        assert!(engine.wait_for_tablebase().is_empty());
+        assert_eq!(engine.wait_for_tablebase(None), Some(Vec::new()));
         engine.set_game(Game::new(position, rules));
         let result = engine.search_blocking(Limits {
             depth: Some(3),

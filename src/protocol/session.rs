@@ -21,6 +21,9 @@ pub enum Flow {
     Quit,
 }
 
+/// Longest wait of an `isready` for the tablebases' checksums.
+const TABLE_CHECK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The engine (which owns the game), the option values, and what runs in the background. The
 /// session only translates text into engine calls and results into text.
 pub struct Session {
@@ -238,8 +241,9 @@ impl Session {
 
     /// Says whether the tables in use could be opened: an error when they could not (the engine
     /// then plays without them), the directory and rules when they were.
-    /// `isready` after tables with placement layers were loaded: waits for their checksums (a
-    /// few seconds for the whole game's 8.7 GB from the page cache) and reports corrupt layers.
+    /// `isready` after tables with placement layers were loaded: waits for their checksums, at
+    /// most [`TABLE_CHECK_WAIT`] (match runners allow a few seconds for `readyok`), and reports
+    /// corrupt layers; a check still running goes on in the background.
     fn wait_for_tablebase(&mut self) {
         if !std::mem::take(&mut self.tables_to_check) {
             return;
@@ -252,7 +256,14 @@ impl Session {
         if unchecked {
             info_string(self.out.as_ref(), "tablebases: checking placement layers");
         }
-        for path in self.engine.wait_for_tablebase() {
+        let Some(corrupt) = self.engine.wait_for_tablebase(Some(TABLE_CHECK_WAIT)) else {
+            info_string(
+                self.out.as_ref(),
+                "tablebases: placement layers still being checked; each is used once checked",
+            );
+            return;
+        };
+        for path in corrupt {
             let message = format!(
                 "error: \"{}\": corrupt placement layer, not used",
                 path.display()

@@ -28,6 +28,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 pub use super::value::Wdl;
 
@@ -140,19 +141,39 @@ impl PlacementTables {
 
     /// Waits until every layer's checksum is checked; returns the corrupt layers' paths.
     pub fn wait_checked(&self) -> Vec<PathBuf> {
+        self.wait_checked_for(None)
+            .expect("no time limit, no time out")
+    }
+
+    /// As [`PlacementTables::wait_checked`], for at most `limit`; `None` when the check is
+    /// still running then (it goes on in the background).
+    pub fn wait_checked_for(&self, limit: Option<Duration>) -> Option<Vec<PathBuf>> {
+        let deadline = limit.map(|limit| Instant::now() + limit);
         let mut done = self.checked.done.lock().unwrap_or_else(|e| e.into_inner());
         while !*done {
-            done = self
-                .checked
-                .finished
-                .wait(done)
-                .unwrap_or_else(|e| e.into_inner());
+            done = match deadline {
+                None => self
+                    .checked
+                    .finished
+                    .wait(done)
+                    .unwrap_or_else(|e| e.into_inner()),
+                Some(deadline) => {
+                    let left = deadline.checked_duration_since(Instant::now())?;
+                    self.checked
+                        .finished
+                        .wait_timeout(done, left)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0
+                }
+            };
         }
-        self.layers
-            .iter()
-            .filter(|(_, open)| open.state.load(Ordering::Acquire) == CORRUPT)
-            .map(|(layer, _)| placement_path(&self.dir, layer.in_hand, layer.captured))
-            .collect()
+        Some(
+            self.layers
+                .iter()
+                .filter(|(_, open)| open.state.load(Ordering::Acquire) == CORRUPT)
+                .map(|(layer, _)| placement_path(&self.dir, layer.in_hand, layer.captured))
+                .collect(),
+        )
     }
 
     /// Whether the file of `layer` was opened.
