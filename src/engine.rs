@@ -101,6 +101,25 @@ impl Engine {
         Ok(())
     }
 
+    /// Waits until the placement layers' checksums are checked, for at most `limit` (at once
+    /// without them, or once checked); returns the paths of the layers found corrupt, which are
+    /// not used, or `None` when the check still runs (in the background; each layer is used
+    /// once found good).
+    pub fn wait_for_tablebase(
+        &self,
+        limit: Option<std::time::Duration>,
+    ) -> Option<Vec<std::path::PathBuf>> {
+        match self.tablebase().and_then(|tables| tables.placement()) {
+            Some(placement) => placement.wait_checked_for(limit),
+            None => Some(Vec::new()),
+        }
+    }
+
+    /// The tables in use, when loaded.
+    pub fn tablebase(&self) -> Option<&crate::tablebase::Tablebase> {
+        self.tablebase.tables().map(|tables| &**tables)
+    }
+
     /// Whether tablebases are loaded, off, or could not be opened (with the error, for the
     /// protocol to report as `info string error: ...`).
     pub fn tablebase_status(&self) -> &TablebaseStatus {

@@ -227,6 +227,7 @@ fn tb_commands_write_to_the_writer_they_are_handed() {
 
     let (result, text) = run_into_buffer(TbCommand::Verify {
         dir: dir.clone(),
+        placement_stride: 1,
         threads: Some(2),
     });
     assert_eq!(result, Ok(()));
@@ -258,6 +259,8 @@ fn tb_commands_write_to_the_writer_they_are_handed() {
         out: dir.clone(),
         captures_to_win: 1,
         forced_capture: false,
+        placement: false,
+        max_in_hand: 20,
         threads: Some(2),
     });
     assert_eq!(result, Ok(()));

@@ -31,12 +31,10 @@ impl Tables {
     }
 
     /// The value of `position` for the side to move in words (`goats win in 13 plies`,
-    /// `draw`), or why there is none; `None` without tables or outside the movement phase.
+    /// `draw`, in the placement phase `tigers win`), or why there is none; `None` without
+    /// tables or where they have no value (goats in hand without placement layers).
     pub fn describe(&self, position: &Position, rules: &Rules) -> Option<String> {
         let dir = self.dir.as_ref()?;
-        if position.goats_in_hand() != 0 {
-            return None;
-        }
         let tables = {
             let mut opened = self.opened.lock().expect("tables lock");
             opened
@@ -55,7 +53,9 @@ impl Tables {
         let value = tables.probe(position)?;
         let mover = position.side_to_move();
         Some(match (value.wdl, value.plies_to_end) {
-            (Wdl::Draw, _) | (_, None) => "draw".to_string(),
+            (Wdl::Draw, _) => "draw".to_string(),
+            (Wdl::Win, None) => format!("{mover} win"),
+            (Wdl::Loss, None) => format!("{} win", mover.opposite()),
             (Wdl::Win, Some(plies)) => format!("{mover} win in {plies} plies"),
             (Wdl::Loss, Some(plies)) => format!("{} win in {plies} plies", mover.opposite()),
         })

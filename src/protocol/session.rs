@@ -21,6 +21,9 @@ pub enum Flow {
     Quit,
 }
 
+/// Longest wait of an `isready` for the tablebases' checksums.
+const TABLE_CHECK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The engine (which owns the game), the option values, and what runs in the background. The
 /// session only translates text into engine calls and results into text.
 pub struct Session {
@@ -32,6 +35,8 @@ pub struct Session {
     debug: bool,
     /// Fixed by the first `uci` or `ugi`.
     dialect: Option<Dialect>,
+    /// Tables were loaded since the last `isready`, which waits for their checksums.
+    tables_to_check: bool,
 }
 
 impl Session {
@@ -46,6 +51,7 @@ impl Session {
             job: None,
             debug: false,
             dialect: None,
+            tables_to_check: false,
         }
     }
 
@@ -113,7 +119,10 @@ impl Session {
         match command {
             Command::Handshake(dialect) => self.handshake(dialect),
             Command::Debug(on) => self.debug = on,
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => {
+                self.wait_for_tablebase();
+                self.out.line("readyok")
+            }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
             Command::Register => {}
             Command::NewGame(command) => {
@@ -232,11 +241,43 @@ impl Session {
 
     /// Says whether the tables in use could be opened: an error when they could not (the engine
     /// then plays without them), the directory and rules when they were.
-    fn report_tablebase_status(&self) {
+    /// `isready` after tables with placement layers were loaded: waits for their checksums, at
+    /// most [`TABLE_CHECK_WAIT`] (match runners allow a few seconds for `readyok`), and reports
+    /// corrupt layers; a check still running goes on in the background.
+    fn wait_for_tablebase(&mut self) {
+        if !std::mem::take(&mut self.tables_to_check) {
+            return;
+        }
+        let unchecked = self
+            .engine
+            .tablebase()
+            .and_then(|tables| tables.placement())
+            .is_some_and(|placement| !placement.is_checked());
+        if unchecked {
+            info_string(self.out.as_ref(), "tablebases: checking placement layers");
+        }
+        let Some(corrupt) = self.engine.wait_for_tablebase(Some(TABLE_CHECK_WAIT)) else {
+            info_string(
+                self.out.as_ref(),
+                "tablebases: placement layers still being checked; each is used once checked",
+            );
+            return;
+        };
+        for path in corrupt {
+            let message = format!(
+                "error: \"{}\": corrupt placement layer, not used",
+                path.display()
+            );
+            info_string(self.out.as_ref(), &message);
+        }
+    }
+
+    fn report_tablebase_status(&mut self) {
         match self.engine.tablebase_status() {
             TablebaseStatus::Off => {}
             status @ TablebaseStatus::Loaded { .. } => {
-                info_string(self.out.as_ref(), &status.to_string())
+                info_string(self.out.as_ref(), &status.to_string());
+                self.tables_to_check = true;
             }
             status @ TablebaseStatus::Failed { .. } => {
                 info_string(self.out.as_ref(), &format!("error: {status}"))

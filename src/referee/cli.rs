@@ -102,8 +102,9 @@ pub struct MatchArgs {
     /// Resign adjudication: movecount=N score=CG [twosided=true].
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub resign: Vec<String>,
-    /// Tablebase adjudication: the directory of movement-phase tables made for the match rules
-    /// (`baghchal tb gen`). A game that reaches a position they cover ends with their value.
+    /// Tablebase adjudication: the directory of tables made for the match rules (`baghchal tb
+    /// gen`, with `--placement` for the placement phase too). A game that reaches a position
+    /// they cover ends with their value.
     #[arg(long, value_name = "DIR")]
     pub tb: Option<PathBuf>,
     /// Which table values end games: both, win-loss or draw (default: both under --repetition

@@ -121,8 +121,9 @@ impl TbAdjudicator {
     }
 
     /// The result and final comment when the tables settle the game's current position
-    /// (`Tablebase: tigers win in 7 plies`, `Tablebase: draw`); `None` when the position is not
-    /// covered (goats in hand), its kind of value is not adjudicated, or an earlier
+    /// (`Tablebase: tigers win in 7 plies`, `Tablebase: draw`, in the placement phase
+    /// `Tablebase: goats win`); `None` when the position is not covered (goats in hand without
+    /// their placement layer), its kind of value is not adjudicated, or an earlier
     /// movement-phase position of the game might stand in the winner's way. Call it only for games not already over.
     pub fn adjudicate(&self, game: &Game) -> Option<(GameResult, String)> {
         let position = game.position();
@@ -137,7 +138,14 @@ impl TbAdjudicator {
             Wdl::Win => mover,
             Wdl::Loss => mover.opposite(),
         };
-        let plies = value.plies_to_end.expect("wins and losses have a distance");
+        // A placement-phase value has no distance; no earlier position can recur from there
+        // (every earlier one had more goats in hand), so the history cannot interfere.
+        let Some(plies) = value.plies_to_end else {
+            return Some((
+                GameResult::win_for(winner),
+                format!("Tablebase: {winner} win"),
+            ));
+        };
         if self.history_may_interfere(game, winner, plies) {
             log::debug!(
                 "tablebase: {winner} win in {plies} plies not adjudicated: an earlier position may interfere"

@@ -158,10 +158,10 @@ pub fn run(context: &SearchContext<'_>, observer: &mut dyn SearchObserver) -> Se
             match tablebase_root(context, &moves, observer) {
                 TbRoot::NotCovered => search(context, root_moves, observer),
                 TbRoot::Decided(result) => result,
-                TbRoot::Draws(draws) => {
+                TbRoot::Keep(keeping) => {
                     let kept = root_moves
                         .into_iter()
-                        .filter(|root_move| draws.contains(&root_move.mv))
+                        .filter(|root_move| keeping.contains(&root_move.mv))
                         .collect();
                     search(context, kept, observer)
                 }

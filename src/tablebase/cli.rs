@@ -1,6 +1,8 @@
 //! The `baghchal tb ...` subcommands: gen, verify, probe.
 
 use super::generate::Progress;
+use super::placement::generate::{generate_placement, PlacementReport, MAX_IN_HAND};
+use super::placement::verify::verify_placement;
 use super::solve::{generate_tables, LayerReport};
 use super::verify::verify_tables;
 use super::{TableRules, Tablebase, Wdl};
@@ -23,7 +25,8 @@ macro_rules! out {
 /// Tablebase subcommands.
 #[derive(Subcommand, Debug)]
 pub enum TbCommand {
-    /// Generate the movement-phase tables (resumes: valid layers already present are kept).
+    /// Generate the movement-phase tables, and with --placement the placement layers after
+    /// them (resumes: valid layers already present are kept).
     Gen {
         /// Directory for the layer files.
         #[arg(long)]
@@ -34,19 +37,30 @@ pub enum TbCommand {
         /// Tigers must capture when they can.
         #[arg(long)]
         forced_capture: bool,
+        /// Also solve the placement phase (positions with goats in hand), layer by layer.
+        #[arg(long)]
+        placement: bool,
+        /// With --placement: stop after the layers with this many goats in hand (1..20).
+        #[arg(long, default_value_t = MAX_IN_HAND, value_parser = clap::value_parser!(u8).range(1..=20))]
+        max_in_hand: u8,
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
     },
-    /// Check checksums and that every stored value agrees with its successors.
+    /// Check checksums and that every stored value agrees with its successors (placement
+    /// layers present too, from 1 goat in hand up to the first missing count).
     Verify {
         /// Directory of the layer files.
         dir: PathBuf,
+        /// Check every N-th placement position of each layer and side (1: all; the full
+        /// placement phase has about 3.5e10 positions).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+        placement_stride: u64,
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
     },
-    /// Print the value of a position (all goats placed) and the moves that keep it.
+    /// Print the value of a position and the moves that keep it.
     Probe {
         /// Directory of the layer files.
         dir: PathBuf,
@@ -170,6 +184,35 @@ pub fn run(command: TbCommand, out: &mut dyn Write) -> Result<(), String> {
     result.and(flushed)
 }
 
+fn print_placement_reports(reports: &[PlacementReport], out: &mut dyn Write) -> Result<(), String> {
+    out!(
+        out,
+        "hand capt side       positions        wins       draws      losses  seconds       bytes"
+    );
+    let (mut classes, mut bytes) = (0, 0);
+    for report in reports {
+        let header = &report.header;
+        for (side, name) in ["goats", "tigers"].iter().enumerate() {
+            let [wins, draws, losses] = header.counts[side];
+            out!(
+                out,
+                "{:>4} {:>4} {name:<6} {:>11} {wins:>11} {draws:>11} {losses:>11} {:>8.2} {:>11}{}",
+                header.in_hand,
+                header.captured,
+                header.positions,
+                report.seconds,
+                report.file_bytes,
+                if report.resumed { " (present)" } else { "" }
+            );
+        }
+        classes += 2 * header.positions;
+        bytes += report.file_bytes;
+    }
+    out!(out, "placement positions (both sides to move): {classes}");
+    out!(out, "placement file bytes: {bytes}");
+    Ok(())
+}
+
 fn run_with_progress(
     command: TbCommand,
     out: &mut dyn Write,
@@ -180,6 +223,8 @@ fn run_with_progress(
             out: dir,
             captures_to_win,
             forced_capture,
+            placement,
+            max_in_hand,
             threads,
         } => {
             let started = Instant::now();
@@ -187,13 +232,27 @@ fn run_with_progress(
                 forced_capture,
                 captures_to_win,
             };
-            let reports = generate_tables(&dir, rules, threads_or_default(threads), progress)
-                .map_err(|e| e.to_string())?;
+            let threads = threads_or_default(threads);
+            let reports =
+                generate_tables(&dir, rules, threads, progress).map_err(|e| e.to_string())?;
             print_reports(&reports, out)?;
+            if placement {
+                let run = generate_placement(&dir, rules, max_in_hand, threads, progress)
+                    .map_err(|e| e.to_string())?;
+                print_placement_reports(&run.reports, out)?;
+                if let Some(value) = run.start {
+                    let start = Position::startpos();
+                    out!(out, "start position \"{start}\": {value} for goats to move");
+                }
+            }
             out!(out, "wall seconds: {:.2}", started.elapsed().as_secs_f64());
             Ok(())
         }
-        TbCommand::Verify { dir, threads } => {
+        TbCommand::Verify {
+            dir,
+            placement_stride,
+            threads,
+        } => {
             let (tables, checks) = verify_tables(&dir, threads_or_default(threads), progress)
                 .map_err(|e| e.to_string())?;
             out!(out, "rules: {}", tables.rules());
@@ -217,6 +276,48 @@ fn run_with_progress(
                 }
                 failed |= !check.ok();
             }
+            if let Some(placement) = tables.placement() {
+                let rules = tables.rules();
+                // Layers are checked from 1 goat in hand up to the last complete count.
+                let complete = (1..=MAX_IN_HAND)
+                    .take_while(|&in_hand| {
+                        super::placement::solve::layers(rules, in_hand)
+                            .iter()
+                            .all(|&layer| placement.contains(layer))
+                    })
+                    .last()
+                    .unwrap_or(0);
+                let checks = verify_placement(
+                    &dir,
+                    &tables,
+                    complete,
+                    placement_stride,
+                    threads_or_default(threads),
+                    progress,
+                )
+                .map_err(|e| e.to_string())?;
+                for check in &checks {
+                    out!(
+                        out,
+                        "placement {} in hand {} captured: {} positions checked, {} mismatches, counts {}",
+                        check.layer.in_hand,
+                        check.layer.captured,
+                        check.checked,
+                        check.mismatches,
+                        if check.counts_match { "match" } else { "differ" }
+                    );
+                    if let Some(example) = &check.example {
+                        out!(out, "  first mismatch: {example}");
+                    }
+                    failed |= !check.ok();
+                }
+                if complete < MAX_IN_HAND && placement.len() > checks.len() {
+                    out!(
+                        out,
+                        "placement layers above {complete} in hand not checked: a layer below them is missing"
+                    );
+                }
+            }
             if failed {
                 Err("verification failed".to_string())
             } else {
@@ -227,10 +328,16 @@ fn run_with_progress(
         TbCommand::Probe { dir, position } => {
             let position: Position = position.trim().parse().map_err(|e| format!("{e}"))?;
             let tables = Tablebase::open_recorded(&dir).map_err(|e| e.to_string())?;
+            if let Some(placement) = tables.placement() {
+                if let Some(path) = placement.wait_checked().first() {
+                    log::error!("\"{}\": corrupt, not used", path.display());
+                }
+            }
             let value = tables.probe(&position).ok_or_else(|| {
                 format!(
-                    "position not covered: {} goats in hand (tables cover positions with all goats placed)",
-                    position.goats_in_hand()
+                    "position not covered: {} goats in hand, {} captured (no valid placement layer for it; generate it with `tb gen --placement`)",
+                    position.goats_in_hand(),
+                    position.goats_captured()
                 )
             })?;
             out!(out, "value: {}", value.wdl);

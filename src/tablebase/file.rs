@@ -1,5 +1,7 @@
-//! The layer file format (see docs/tablebase.md): a fixed 88-byte little-endian header, then one
-//! byte per position (goats to move, then tigers to move), protected by CRC-32 checksums.
+//! The layer file format (see docs/tablebase.md): a fixed 88-byte little-endian header, then the
+//! values of the goats-to-move positions followed by those of the tigers-to-move positions,
+//! protected by CRC-32 checksums. Movement layers (no goats in hand) store one byte per
+//! position (value and distance); placement layers store 2-bit values, four per byte.
 
 use super::{Corruption, TableRules, TablebaseError};
 use memmap2::Mmap;
@@ -23,6 +25,8 @@ pub struct LayerHeader {
     pub rules: TableRules,
     /// Goats captured in this layer.
     pub captured: u8,
+    /// Goats in hand in this layer: 0 for the movement phase (byte 15).
+    pub in_hand: u8,
     /// Positions (symmetry classes) per side to move.
     pub positions: u64,
     /// `counts[side][0..3]`: wins, draws, losses for goats (0) and tigers (1) to move.
@@ -32,6 +36,28 @@ pub struct LayerHeader {
 /// The file name of layer `captured` in a table directory.
 pub fn layer_path(dir: &Path, captured: u8) -> PathBuf {
     dir.join(format!("layer-{captured}.bctb"))
+}
+
+/// The file name of the placement layer with `in_hand` goats in hand and `captured` captured.
+pub fn placement_path(dir: &Path, in_hand: u8, captured: u8) -> PathBuf {
+    dir.join(format!("place-{in_hand:02}-{captured}.bctb"))
+}
+
+/// Bytes holding the values of one side to move: one per position in the movement phase,
+/// four 2-bit values per byte (rounded up) in the placement phase.
+pub fn side_bytes(in_hand: u8, positions: u64) -> Option<u64> {
+    if in_hand == 0 {
+        Some(positions)
+    } else {
+        positions.checked_add(3).map(|n| n / 4)
+    }
+}
+
+impl LayerHeader {
+    /// Bytes of one side's values.
+    pub fn side_bytes(&self) -> u64 {
+        side_bytes(self.in_hand, self.positions).expect("checked when read")
+    }
 }
 
 /// CRC-32 (IEEE 802.3, as in zip and PNG) of `data`.
@@ -46,8 +72,9 @@ fn encode_header(header: &LayerHeader, payload_crc: u32) -> [u8; HEADER_LEN] {
     out[12] = u8::from(header.rules.forced_capture);
     out[13] = header.rules.captures_to_win;
     out[14] = header.captured;
+    out[15] = header.in_hand;
     out[16..24].copy_from_slice(&header.positions.to_le_bytes());
-    out[24..32].copy_from_slice(&(2 * header.positions).to_le_bytes());
+    out[24..32].copy_from_slice(&(2 * header.side_bytes()).to_le_bytes());
     for side in 0..2 {
         for kind in 0..3 {
             let at = 32 + 8 * (3 * side + kind);
@@ -133,7 +160,8 @@ fn parse_header(head: &[u8], file_len: u64) -> Result<(LayerHeader, u32), Corrup
     }
     let positions = u64_at(head, 16);
     let payload_len = u64_at(head, 24);
-    if positions.checked_mul(2) != Some(payload_len) || head[12] > 1 {
+    let side_len = side_bytes(head[15], positions);
+    if side_len.and_then(|n| n.checked_mul(2)) != Some(payload_len) || head[12] > 1 {
         return Err(Corruption::BadHeader);
     }
     let expected = payload_len
@@ -157,6 +185,7 @@ fn parse_header(head: &[u8], file_len: u64) -> Result<(LayerHeader, u32), Corrup
             captures_to_win: head[13],
         },
         captured: head[14],
+        in_hand: head[15],
         positions,
         counts,
     };
@@ -235,6 +264,31 @@ impl LayerValues {
 /// # Errors
 /// [`TablebaseError::NotFound`], [`TablebaseError::Io`] or [`TablebaseError::Corrupt`].
 pub fn open_layer(path: &Path) -> Result<(LayerHeader, LayerValues), TablebaseError> {
+    let (header, values, payload_crc) = map_layer(path)?;
+    check_payload(path, &values, payload_crc)?;
+    Ok((header, values))
+}
+
+/// Checks mapped values against the payload checksum of their header.
+///
+/// # Errors
+/// [`TablebaseError::Corrupt`] with [`Corruption::PayloadChecksum`].
+pub fn check_payload(path: &Path, values: &[u8], payload_crc: u32) -> Result<(), TablebaseError> {
+    if crc32(values) != payload_crc {
+        return Err(TablebaseError::Corrupt {
+            path: path.to_path_buf(),
+            reason: Corruption::PayloadChecksum,
+        });
+    }
+    Ok(())
+}
+
+/// As [`open_layer`] without the payload checksum, which is returned for
+/// [`check_payload`]: for large files checked later, away from the caller's thread.
+///
+/// # Errors
+/// [`TablebaseError::NotFound`], [`TablebaseError::Io`] or [`TablebaseError::Corrupt`].
+pub fn map_layer(path: &Path) -> Result<(LayerHeader, LayerValues, u32), TablebaseError> {
     let io = |source| TablebaseError::Io {
         path: path.to_path_buf(),
         source,
@@ -265,22 +319,19 @@ pub fn open_layer(path: &Path) -> Result<(LayerHeader, LayerValues), TablebaseEr
         }
         Err(error) => {
             log::debug!("\"{}\": cannot map ({error}); reading", path.display());
-            let mut values = Vec::with_capacity(header.positions as usize * 2);
+            let mut values = Vec::with_capacity(2 * header.side_bytes() as usize);
             file.read_to_end(&mut values).map_err(io)?;
             Storage::Owned(values)
         }
     };
     let values = LayerValues { storage };
-    if values.len() as u64 != 2 * header.positions {
+    if values.len() as u64 != 2 * header.side_bytes() {
         return Err(corrupt(Corruption::Truncated {
             expected: file_len,
             found: HEADER_LEN as u64 + values.len() as u64,
         }));
     }
-    if crc32(&values) != payload_crc {
-        return Err(corrupt(Corruption::PayloadChecksum));
-    }
-    Ok((header, values))
+    Ok((header, values, payload_crc))
 }
 
 #[cfg(test)]
@@ -332,6 +383,7 @@ mod tests {
         let header = LayerHeader {
             rules: TableRules::DEFAULT,
             captured: 0,
+            in_hand: 0,
             positions: 1,
             counts: [[0; 3]; 2],
         };

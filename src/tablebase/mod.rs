@@ -10,6 +10,7 @@ pub mod file;
 pub mod generate;
 pub mod graph;
 pub mod index;
+pub mod placement;
 pub mod probe;
 pub mod rules;
 pub mod solve;

@@ -2,31 +2,46 @@
 
 use super::file::{layer_path, open_layer, LayerHeader, LayerValues};
 use super::index::LayerIndex;
+use super::placement::PlacementTables;
 use super::solve::check_header;
 use super::value::{decode_value, TbValue, Wdl};
 use super::{TableRules, TablebaseError};
 use crate::{Move, Position, Repetition, Side};
 use std::path::Path;
 
-/// A full set of movement-phase tables for one rule variant, memory-mapped from its files (so
-/// processes probing the same tables share them in the page cache). The files must not be
-/// modified while the tables are open.
+/// A full set of movement-phase tables for one rule variant, and the placement layers present
+/// beside them, memory-mapped from their files (so processes probing the same tables share them
+/// in the page cache). The files must not be modified while the tables are open.
 #[derive(Debug)]
 pub struct Tablebase {
     rules: TableRules,
     /// Per layer (goats captured): goats-to-move values, then tigers-to-move values.
     layers: Vec<LayerValues>,
     headers: Vec<LayerHeader>,
+    /// Placement layers, when any are present.
+    placement: Option<PlacementTables>,
 }
 
 impl Tablebase {
     /// Opens and validates (magic, version, checksums, sizes, rules) the tables in `dir` for
     /// `rules` (for a game's rules: [`TableRules::of`]; the repetition rule does not change
-    /// stored values, cycles are draws).
+    /// stored values, cycles are draws). Placement layers present are opened too; their
+    /// payload checksums are checked in the background ([`PlacementTables`]).
     ///
     /// # Errors
     /// A missing, unreadable, corrupt or mismatched file, or rules the tables do not cover.
     pub fn open(dir: &Path, rules: TableRules) -> Result<Tablebase, TablebaseError> {
+        let mut tables = Tablebase::open_movement(dir, rules)?;
+        let placement = PlacementTables::open(dir, rules)?;
+        tables.placement = (!placement.is_empty()).then_some(placement);
+        Ok(tables)
+    }
+
+    /// As [`Tablebase::open`], without the placement layers (for their generator).
+    ///
+    /// # Errors
+    /// As [`Tablebase::open`].
+    pub fn open_movement(dir: &Path, rules: TableRules) -> Result<Tablebase, TablebaseError> {
         rules.check_covered()?;
         let mut layers = Vec::new();
         let mut headers = Vec::new();
@@ -42,6 +57,7 @@ impl Tablebase {
             rules,
             layers,
             headers,
+            placement: None,
         })
     }
 
@@ -69,16 +85,26 @@ impl Tablebase {
         &self.headers
     }
 
-    /// Value of a movement-phase position (goats_in_hand == 0) for the side to move; `None`
-    /// when not covered (goats in hand). A position where the tigers already reached
-    /// captures_to_win with goats to move is a loss in 0 plies.
+    /// The placement layers, when any are present.
+    pub fn placement(&self) -> Option<&PlacementTables> {
+        self.placement.as_ref()
+    }
+
+    /// Value of a position for the side to move; `None` when not covered. Movement-phase
+    /// positions (no goats in hand) come with their distance; placement positions, covered when
+    /// their layer is present and checked, with none. A position where the tigers already
+    /// reached captures_to_win with goats to move is a loss in 0 plies.
     pub fn probe(&self, position: &Position) -> Option<TbValue> {
-        if position.goats_in_hand() != 0 {
-            return None;
-        }
         let captured = position.goats_captured();
         if captured >= self.rules.captures_to_win {
             return (position.side_to_move() == Side::Goats).then(|| TbValue::at_distance(0));
+        }
+        if position.goats_in_hand() != 0 {
+            let wdl = self.placement.as_ref()?.probe(position)?;
+            return Some(TbValue {
+                wdl,
+                plies_to_end: None,
+            });
         }
         let index = LayerIndex::get(usize::from(captured) + 1);
         let (class, _) = index.encode(position.tigers().0, position.empty().0);

@@ -97,6 +97,7 @@ pub fn generate_tables(
                 let header = LayerHeader {
                     rules,
                     captured,
+                    in_hand: 0,
                     positions,
                     counts: [count_values(&goats), count_values(&tigers)],
                 };
@@ -163,7 +164,7 @@ pub fn check_header(
             found: header.rules,
         });
     }
-    if header.captured != captured || header.positions != positions {
+    if header.captured != captured || header.in_hand != 0 || header.positions != positions {
         return Err(TablebaseError::Corrupt {
             path: path.to_path_buf(),
             reason: Corruption::BadHeader,

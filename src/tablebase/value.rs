@@ -36,7 +36,8 @@ impl fmt::Display for Wdl {
 pub struct TbValue {
     /// Win, draw or loss.
     pub wdl: Wdl,
-    /// Plies to the end of the game with best play (fastest win, slowest loss); `None` for draws.
+    /// Plies to the end of the game with best play (fastest win, slowest loss); `None` for draws
+    /// and for placement-phase values, which are stored without a distance.
     pub plies_to_end: Option<u16>,
 }
 

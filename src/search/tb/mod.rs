@@ -7,6 +7,12 @@
 //!   `mate N` or a draw, and respecting the game's repetition history.
 //! - [`node`]: inside the search, movement-phase nodes return their exact table value, and a
 //!   goats' last placement takes its value from the tables' values of its children.
+//!   Placement-phase nodes return their layer's value when the placement layers are present:
+//!   a win or loss without a distance, [`TB_WIN`] less the ply.
+//! - At a placement root the engine keeps the value: it searches only the moves that keep a
+//!   win or a draw (in a draw first keeping those that leave the opponent the fewest drawing
+//!   replies), and below a won or lost root, placement values do not cut the search, so that it
+//!   can tell the faster win or the longer resistance apart.
 //!
 //! Table draws are cycles. Under the draw rule they are draws in the game too and cut the search
 //! like wins and losses. Under the forbid rule no movement-phase position repeats, so every game
@@ -17,7 +23,7 @@ pub mod load;
 pub mod node;
 pub mod root;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use crate::search::report::SearchInfo;
 use crate::search::score::Score;
@@ -28,6 +34,11 @@ use super::score::{mate_in, mated_in, Value, DRAW};
 
 pub use load::{TablebaseSlot, TablebaseStatus};
 
+const NO_ROOT_VALUE: u8 = 0;
+const WIN_ROOT: u8 = 1;
+const DRAW_ROOT: u8 = 2;
+const LOSS_ROOT: u8 = 3;
+
 /// Win/draw/loss per mille of a drawn table position.
 pub const DRAW_WDL: [u32; 3] = [0, 1000, 0];
 
@@ -37,9 +48,8 @@ pub struct TbProbe<'a> {
     tables: Option<&'a Tablebase>,
     /// Whether table draws are draws in the game (the draw repetition rule).
     draws_are_results: bool,
-    /// Set when the root is a table draw: draws do not cut the search (it chooses among drawing
-    /// moves by evaluation) and reported scores that are not mates read as draws.
-    drawn_root: AtomicBool,
+    /// The root's table value, once the root was looked up (see [`TbProbe::set_root_value`]).
+    root_value: AtomicU8,
     hits: AtomicU64,
 }
 
@@ -57,7 +67,7 @@ impl<'a> TbProbe<'a> {
         TbProbe {
             tables,
             draws_are_results: rules.repetition == Repetition::Draw,
-            drawn_root: AtomicBool::new(false),
+            root_value: AtomicU8::new(NO_ROOT_VALUE),
             hits: AtomicU64::new(0),
         }
     }
@@ -77,14 +87,40 @@ impl<'a> TbProbe<'a> {
         self.hits.fetch_add(count, Ordering::Relaxed);
     }
 
+    /// The root's table value, if the root was found in the tables.
+    #[inline]
+    pub fn root_value(&self) -> Option<Wdl> {
+        match self.root_value.load(Ordering::Relaxed) {
+            WIN_ROOT => Some(Wdl::Win),
+            DRAW_ROOT => Some(Wdl::Draw),
+            LOSS_ROOT => Some(Wdl::Loss),
+            _ => None,
+        }
+    }
+
     /// Whether the root was found to be a table draw.
     #[inline]
     pub fn drawn_root(&self) -> bool {
-        self.drawn_root.load(Ordering::Relaxed)
+        self.root_value() == Some(Wdl::Draw)
     }
 
-    pub(crate) fn set_drawn_root(&self) {
-        self.drawn_root.store(true, Ordering::Relaxed);
+    /// Records the root's table value. Below a drawn root, draws do not cut the search (it
+    /// chooses among drawing moves by evaluation); below a won or lost root, placement values
+    /// do not (they have no distance). Reported scores that are not mates then read as the
+    /// root's value.
+    pub(crate) fn set_root_value(&self, wdl: Wdl) {
+        let code = match wdl {
+            Wdl::Win => WIN_ROOT,
+            Wdl::Draw => DRAW_ROOT,
+            Wdl::Loss => LOSS_ROOT,
+        };
+        self.root_value.store(code, Ordering::Relaxed);
+    }
+
+    /// Whether placement-phase values cut the search (not below a won or lost root).
+    #[inline]
+    pub fn cuts_at_placement(&self) -> bool {
+        !matches!(self.root_value(), Some(Wdl::Win | Wdl::Loss))
     }
 
     /// Whether a table draw ends the search at its node (see the module documentation; never
@@ -94,26 +130,40 @@ impl<'a> TbProbe<'a> {
         self.draws_are_results && !self.drawn_root()
     }
 
-    /// Makes a report from a search of a drawn root read as the draw it is: its score, unless
-    /// the search proved a result (which only the repetition history can make differ), becomes
-    /// `cp 0`, exact.
+    /// Makes a report from a search of a root in the tables read as the value it has: a score
+    /// that is not a mate the search proved becomes `cp 0` for a draw (only the repetition
+    /// history can make a proved result differ), `cp 20000` or `cp -20000` for a placement win
+    /// or loss ([`TB_WIN`] at the root), exact, with the matching win/draw/loss.
     pub fn adjust_info(&self, info: &mut SearchInfo) {
-        if self.drawn_root() && !matches!(info.score, Score::Mate(_)) {
-            info.score = Score::Cp(0);
-            info.bound = super::Bound::Exact;
-            if info.wdl.is_some() {
-                info.wdl = Some(DRAW_WDL);
-            }
+        let (score, wdl) = match (self.root_value(), info.score) {
+            (Some(Wdl::Draw), Score::Cp(_)) => (Score::Cp(0), DRAW_WDL),
+            (Some(Wdl::Win), Score::Cp(_)) => (Score::Cp(TB_WIN), [1000, 0, 0]),
+            (Some(Wdl::Loss), Score::Cp(_)) => (Score::Cp(-TB_WIN), [0, 0, 1000]),
+            (Some(Wdl::Win), Score::Mate(n)) if n <= 0 => (Score::Cp(TB_WIN), [1000, 0, 0]),
+            (Some(Wdl::Loss), Score::Mate(n)) if n > 0 => (Score::Cp(-TB_WIN), [0, 0, 1000]),
+            _ => return,
+        };
+        info.score = score;
+        info.bound = super::Bound::Exact;
+        if info.wdl.is_some() {
+            info.wdl = Some(wdl);
         }
     }
 }
+
+/// Value of a tablebase win without a known distance (a placement-phase win) at the root,
+/// reported as `cp 20000`; found `ply` plies into the search it is `TB_WIN - ply`. Larger than
+/// any evaluation, smaller than any mate.
+pub const TB_WIN: Value = 20_000;
 
 /// The search value of a table value found `ply` plies from the root.
 pub fn value_at(value: TbValue, ply: usize) -> Value {
     match (value.wdl, value.plies_to_end) {
         (Wdl::Win, Some(plies)) => mate_in(ply + usize::from(plies)),
         (Wdl::Loss, Some(plies)) => mated_in(ply + usize::from(plies)),
-        _ => DRAW,
+        (Wdl::Win, None) => TB_WIN - ply as Value,
+        (Wdl::Loss, None) => -TB_WIN + ply as Value,
+        (Wdl::Draw, _) => DRAW,
     }
 }
 
@@ -132,8 +182,12 @@ mod tests {
         assert!(!TbProbe::new(None, &rules(Repetition::Forbid)).cuts_at_draws());
         let probe = TbProbe::new(None, &rules(Repetition::Draw));
         assert!(probe.cuts_at_draws());
-        probe.set_drawn_root();
+        probe.set_root_value(Wdl::Draw);
         assert!(!probe.cuts_at_draws());
+        assert!(probe.cuts_at_placement());
+        probe.set_root_value(Wdl::Win);
+        assert!(probe.cuts_at_draws());
+        assert!(!probe.cuts_at_placement());
     }
 
     #[test]

@@ -16,19 +16,20 @@ impl<'a> Worker<'a> {
 
     /// The exact value of `position` at `ply` from the tables, or `None` when they do not
     /// cover it, or it is a draw that does not end the search ([`TbProbe::cuts_at_draws`]).
-    /// Covered are the movement phase and, by its children, a goats' turn with one goat left
-    /// to place. Call it after the repetition checks.
+    /// Covered are the movement phase, the placement layers present (unless
+    /// [`TbProbe::cuts_at_placement`] says no) and, by its children, a goats' turn with one goat
+    /// left to place. Call it after the repetition checks.
     #[inline]
     pub(crate) fn probe_tablebase(&mut self, position: &Position, ply: usize) -> Option<Value> {
         let probe = self.tb?;
-        let value = match position.goats_in_hand() {
-            0 => {
-                let tables = probe.tables()?;
-                let value = tables.probe(position)?;
+        let tables = probe.tables()?;
+        let in_hand = position.goats_in_hand();
+        let value = match tables.probe(position) {
+            Some(value) if in_hand == 0 || probe.cuts_at_placement() => {
                 probe.add_hits(1);
                 value_at(value, ply)
             }
-            1 if position.side_to_move() == Side::Goats => {
+            _ if in_hand == 1 && position.side_to_move() == Side::Goats => {
                 self.last_placement(probe, position, ply)?
             }
             _ => return None,

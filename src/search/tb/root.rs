@@ -18,8 +18,10 @@ pub enum TbRoot {
     NotCovered,
     /// The move is chosen (a win or a loss, or the only drawing move) and reported.
     Decided(SearchResult),
-    /// The best the root moves can do is a draw: search among these drawing moves.
-    Draws(Vec<Move>),
+    /// Search among these moves, which keep the root's value: drawing moves (those leaving
+    /// the opponent the fewest drawing replies), or in the placement phase, where values have
+    /// no distance, the winning moves or (a lost root) all moves.
+    Keep(Vec<Move>),
 }
 
 /// The value for the mover of playing `mv` in `game`, in plies from the root: the table value
@@ -66,7 +68,7 @@ pub fn root(
     };
     let game = context.game;
     let position = game.position();
-    let covered = position.goats_in_hand() == 0
+    let covered = tables.probe(position).is_some()
         || (position.goats_in_hand() == 1 && position.side_to_move() == Side::Goats);
     if !covered || moves.is_empty() {
         return TbRoot::NotCovered;
@@ -81,16 +83,26 @@ pub fn root(
     probe.add_hits(ranked.len() as u64);
     ranked.sort_by_key(|&(_, value)| std::cmp::Reverse(rank(value)));
     let best = ranked[0].1;
-    if best.wdl == Wdl::Draw {
-        let draws: Vec<Move> = ranked
-            .iter()
-            .filter(|(_, value)| value.wdl == Wdl::Draw)
-            .map(|&(mv, _)| mv)
-            .collect();
-        probe.set_drawn_root();
-        if draws.len() > 1 {
-            return TbRoot::Draws(draws);
+    let keeping: Vec<Move> = ranked
+        .iter()
+        .filter(|(_, value)| value.wdl == best.wdl)
+        .map(|&(mv, _)| mv)
+        .collect();
+    probe.set_root_value(best.wdl);
+    match best.wdl {
+        Wdl::Draw => {
+            let draws = fewest_drawing_replies(tables, game, &keeping);
+            if draws.len() > 1 {
+                return TbRoot::Keep(draws);
+            }
+            if let Some(index) = ranked.iter().position(|&(mv, _)| mv == draws[0]) {
+                ranked.swap(0, index);
+            }
         }
+        // Without distances (placement), the search tells the faster win or the longer
+        // resistance apart.
+        _ if best.plies_to_end.is_none() && keeping.len() > 1 => return TbRoot::Keep(keeping),
+        _ => {}
     }
     let lines = context.options.multi_pv.clamp(1, ranked.len());
     let mut infos = Vec::with_capacity(lines);
@@ -106,6 +118,34 @@ pub fn root(
         ponder_move: info.pv.get(1).copied(),
         info: Some(info),
     })
+}
+
+/// The drawing moves `draws` that leave the opponent the fewest replies keeping the draw (a
+/// reply the tables do not cover counts as keeping it).
+fn fewest_drawing_replies(tables: &Tablebase, game: &Game, draws: &[Move]) -> Vec<Move> {
+    let counted: Vec<(Move, usize)> = draws
+        .iter()
+        .map(|&mv| {
+            let mut after = game.clone();
+            if after.play(mv).is_err() {
+                return (mv, usize::MAX);
+            }
+            let replies = after
+                .legal_moves()
+                .iter()
+                .filter(|&&reply| {
+                    root_move_value(tables, &after, reply).is_none_or(|v| v.wdl != Wdl::Loss)
+                })
+                .count();
+            (mv, replies)
+        })
+        .collect();
+    let fewest = counted.iter().map(|&(_, n)| n).min().unwrap_or(0);
+    counted
+        .into_iter()
+        .filter(|&(_, n)| n == fewest)
+        .map(|(mv, _)| mv)
+        .collect()
 }
 
 fn line_info(

@@ -1,0 +1,256 @@
+//! Generation of the placement layers, from one goat in hand up: each layer (goats in hand,
+//! captured) is one file with both sides to move, written atomically; layers already present
+//! and valid are loaded, not recomputed, so an interrupted run resumes where it stopped.
+
+use super::super::file::{placement_path, read_layer, write_layer, LayerHeader};
+use super::super::generate::Progress;
+use super::super::index::LayerIndex;
+use super::super::solve::generate_tables;
+use super::super::{Corruption, TableRules, Tablebase, TablebaseError, Wdl};
+use super::index::{Layer, PlacementIndex};
+use super::packed::{count_codes, get, wdl_of};
+use super::solve::{layers, solve_goats, solve_tigers, GoatChildren, TigerChildren};
+use crate::Position;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Instant;
+
+/// Largest number of goats in hand.
+pub const MAX_IN_HAND: u8 = 20;
+
+/// What generation did for one placement layer.
+#[derive(Clone, Debug)]
+pub struct PlacementReport {
+    /// The file's header (layer, positions, win/draw/loss counts per side).
+    pub header: LayerHeader,
+    /// Whether the layer was already present and valid.
+    pub resumed: bool,
+    /// Wall time spent solving both sides and writing (or loading), seconds.
+    pub seconds: f64,
+    /// File size in bytes.
+    pub file_bytes: u64,
+}
+
+/// What a placement run did.
+#[derive(Clone, Debug)]
+pub struct PlacementRun {
+    /// One report per layer, in the order solved.
+    pub reports: Vec<PlacementReport>,
+    /// The value of the start position for the goats, when the run reached 20 goats in hand.
+    pub start: Option<Wdl>,
+}
+
+/// Positions per side in all the layers up to `max_in_hand` goats in hand.
+pub fn total_positions(rules: TableRules, max_in_hand: u8) -> u64 {
+    layers(rules, max_in_hand)
+        .into_iter()
+        .map(|layer| PlacementIndex::new(layer).len())
+        .sum()
+}
+
+/// The header a placement layer file must have.
+pub fn expected_header(rules: TableRules, layer: Layer) -> LayerHeader {
+    LayerHeader {
+        rules,
+        captured: layer.captured,
+        in_hand: layer.in_hand,
+        positions: PlacementIndex::new(layer).len(),
+        counts: [[0; 3]; 2],
+    }
+}
+
+/// Checks that a header belongs to placement layer `layer` for `rules`.
+///
+/// # Errors
+/// [`TablebaseError::MismatchedRules`] or [`TablebaseError::Corrupt`] (wrong layer or size).
+pub fn check_placement_header(
+    path: &Path,
+    header: &LayerHeader,
+    rules: TableRules,
+    layer: Layer,
+) -> Result<(), TablebaseError> {
+    if header.rules != rules {
+        return Err(TablebaseError::MismatchedRules {
+            path: path.to_path_buf(),
+            expected: rules,
+            found: header.rules,
+        });
+    }
+    let expected = expected_header(rules, layer);
+    if (header.in_hand, header.captured, header.positions)
+        != (expected.in_hand, expected.captured, expected.positions)
+    {
+        return Err(TablebaseError::Corrupt {
+            path: path.to_path_buf(),
+            reason: Corruption::BadHeader,
+        });
+    }
+    Ok(())
+}
+
+/// A layer read back from its file.
+struct StoredLayer {
+    header: LayerHeader,
+    goats: Vec<u8>,
+    tigers: Vec<u8>,
+}
+
+/// A layer file's two sides, if it is present, intact and for these rules; `None` when absent
+/// or damaged (it is regenerated). A file for other rules is an error: never overwrite it.
+fn load_existing(
+    dir: &Path,
+    rules: TableRules,
+    layer: Layer,
+) -> Result<Option<StoredLayer>, TablebaseError> {
+    let path = placement_path(dir, layer.in_hand, layer.captured);
+    match read_layer(&path) {
+        Ok((header, mut goats)) => {
+            check_placement_header(&path, &header, rules, layer)?;
+            let tigers = goats.split_off(header.side_bytes() as usize);
+            Ok(Some(StoredLayer {
+                header,
+                goats,
+                tigers,
+            }))
+        }
+        Err(TablebaseError::NotFound { .. }) => Ok(None),
+        Err(TablebaseError::Corrupt { reason, .. }) => {
+            log::warn!("\"{}\": {reason}; regenerating", path.display());
+            Ok(None)
+        }
+        Err(error) => Err(error),
+    }
+}
+
+/// Generates (or resumes) the placement layers for `rules` in `dir` up to `max_in_hand` goats
+/// in hand, after the movement tables (generated first when absent). Progress is reported as
+/// one phase, `placement`, counting positions of both sides.
+///
+/// # Errors
+/// Unsupported rules, I/O failures, or corrupt or mismatched movement tables.
+pub fn generate_placement(
+    dir: &Path,
+    rules: TableRules,
+    max_in_hand: u8,
+    threads: usize,
+    progress: Progress,
+) -> Result<PlacementRun, TablebaseError> {
+    generate_tables(dir, rules, threads, progress)?;
+    let movement = Tablebase::open_movement(dir, rules)?;
+    let max_in_hand = max_in_hand.min(MAX_IN_HAND);
+    let total = 2 * total_positions(rules, max_in_hand);
+    let mut done_before = 0u64;
+    let mut reports = Vec::new();
+    // Tigers-to-move values of the previous count of goats in hand, by captured.
+    let mut previous_tigers: BTreeMap<u8, Vec<u8>> = BTreeMap::new();
+    for in_hand in 1..=max_in_hand {
+        let level: Vec<Layer> = layers(rules, max_in_hand)
+            .into_iter()
+            .filter(|layer| layer.in_hand == in_hand)
+            .collect();
+        let indexes: BTreeMap<u8, PlacementIndex> = level
+            .iter()
+            .map(|&layer| (layer.captured, PlacementIndex::new(layer)))
+            .collect();
+        // Seconds spent on each layer (solving both sides and writing, or loading).
+        let mut seconds: BTreeMap<u8, f64> = BTreeMap::new();
+        let mut goats: BTreeMap<u8, Vec<u8>> = BTreeMap::new();
+        let mut loaded: BTreeMap<u8, (LayerHeader, Vec<u8>)> = BTreeMap::new();
+        for layer in &level {
+            let captured = layer.captured;
+            let started = Instant::now();
+            let index = &indexes[&captured];
+            if let Some(stored) = load_existing(dir, rules, *layer)? {
+                log::info!("placement {in_hand} in hand, {captured} captured: present, skipped");
+                goats.insert(captured, stored.goats);
+                loaded.insert(captured, (stored.header, stored.tigers));
+                done_before += 2 * index.len();
+                progress("placement", done_before, total);
+                seconds.insert(captured, started.elapsed().as_secs_f64());
+                continue;
+            }
+            let previous_index;
+            let children = if in_hand == 1 {
+                TigerChildren::Movement {
+                    values: movement.layer(captured),
+                    index: LayerIndex::get(usize::from(captured) + 1),
+                }
+            } else {
+                previous_index = PlacementIndex::new(Layer {
+                    in_hand: in_hand - 1,
+                    captured,
+                });
+                TigerChildren::Placement {
+                    values: &previous_tigers[&captured],
+                    index: &previous_index,
+                }
+            };
+            let base = done_before;
+            let report = |done: u64, _: u64| progress("placement", base + done, total);
+            goats.insert(captured, solve_goats(index, &children, threads, &report));
+            done_before += index.len();
+            seconds.insert(captured, started.elapsed().as_secs_f64());
+        }
+        previous_tigers.clear();
+        let mut tigers: BTreeMap<u8, Vec<u8>> = BTreeMap::new();
+        for layer in &level {
+            let captured = layer.captured;
+            let started = Instant::now();
+            let index = &indexes[&captured];
+            let path = placement_path(dir, in_hand, captured);
+            let (header, tiger_values, resumed) = match loaded.remove(&captured) {
+                Some((header, values)) => (header, values, true),
+                None => {
+                    let capture = (captured + 1 < rules.captures_to_win)
+                        .then(|| goats.get(&(captured + 1)).zip(indexes.get(&(captured + 1))))
+                        .flatten()
+                        .map(|(values, index)| (values.as_slice(), index));
+                    let children = GoatChildren {
+                        step: (&goats[&captured], index),
+                        capture,
+                    };
+                    let base = done_before;
+                    let report = |done: u64, _: u64| progress("placement", base + done, total);
+                    let values = solve_tigers(index, &children, rules, threads, &report);
+                    done_before += index.len();
+                    let header = LayerHeader {
+                        counts: [
+                            count_codes(&goats[&captured], index.len()),
+                            count_codes(&values, index.len()),
+                        ],
+                        ..expected_header(rules, *layer)
+                    };
+                    write_layer(&path, &header, &goats[&captured], &values)?;
+                    log::info!("placement {in_hand} in hand, {captured} captured: written");
+                    (header, values, false)
+                }
+            };
+            reports.push(PlacementReport {
+                header,
+                resumed,
+                seconds: seconds[&captured] + started.elapsed().as_secs_f64(),
+                file_bytes: std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
+            });
+            tigers.insert(captured, tiger_values);
+        }
+        previous_tigers = tigers;
+    }
+    // The start position: 20 goats in hand, none on the board, tigers on the corners.
+    let start = (max_in_hand == MAX_IN_HAND).then(|| {
+        let start = Layer {
+            in_hand: MAX_IN_HAND,
+            captured: 0,
+        };
+        let corners = Position::startpos().tigers().0;
+        let at = PlacementIndex::new(start).encode(corners, 0);
+        let goats = load_existing(dir, rules, start)
+            .ok()
+            .flatten()
+            .map(|stored| stored.goats);
+        goats.and_then(|values| wdl_of(get(&values, at)))
+    });
+    Ok(PlacementRun {
+        reports,
+        start: start.flatten(),
+    })
+}

@@ -1,0 +1,383 @@
+//! Indexing of placement-phase positions: one index per layer (goats in hand, goats captured),
+//! shared by both sides to move.
+//!
+//! A position is reduced by its tiger set: the board is turned by the symmetry that maps the
+//! tigers onto their class representative ([`TigerTable`]), and its index is
+//! `class * slots + rank`, where `rank` is the colex rank of the goats, or of the empty points
+//! when there are fewer of those, counted among the representative's 21 non-tiger points. Boards
+//! whose tiger class is itself symmetric (163 of 1,666 classes) keep every image under its
+//! stabilizer: about 5% more entries, for an index without a canonical-form search.
+
+use super::super::symmetry::SYMMETRIES;
+use super::super::symmetry::{colex_rank, TigerClass, TigerTable, NON_TIGER_POINTS, SQUARE_MAPS};
+use std::sync::OnceLock;
+
+/// All 25 points.
+pub const FULL: u32 = (1 << 25) - 1;
+/// Goats in a game.
+pub const GOATS_IN_GAME: u8 = 20;
+
+const fn build_binomials() -> [[u32; 22]; 22] {
+    let mut table = [[0u32; 22]; 22];
+    let mut n = 0;
+    while n < 22 {
+        table[n][0] = 1;
+        let mut k = 1;
+        while k < 22 {
+            table[n][k] = if n == 0 {
+                0
+            } else {
+                table[n - 1][k - 1] + table[n - 1][k]
+            };
+            k += 1;
+        }
+        n += 1;
+    }
+    table
+}
+
+/// `BINOMIALS[n][k]` = C(n, k) for n, k <= 21.
+const BINOMIALS: [[u32; 22]; 22] = build_binomials();
+
+/// Bits per chunk of a compressed set in the rank table.
+const CHUNK_BITS: usize = 7;
+const CHUNKS: usize = NON_TIGER_POINTS / CHUNK_BITS;
+
+const fn build_rank_chunks() -> [[[u32; NON_TIGER_POINTS + 1]; 1 << CHUNK_BITS]; CHUNKS] {
+    let mut table = [[[0u32; NON_TIGER_POINTS + 1]; 1 << CHUNK_BITS]; CHUNKS];
+    let mut chunk = 0;
+    while chunk < CHUNKS {
+        let mut value = 0;
+        while value < 1 << CHUNK_BITS {
+            let mut before = 0;
+            while before <= NON_TIGER_POINTS {
+                let (mut sum, mut count, mut bit) = (0u32, before, 0);
+                while bit < CHUNK_BITS {
+                    if value & (1 << bit) != 0 && count < NON_TIGER_POINTS {
+                        sum += BINOMIALS[chunk * CHUNK_BITS + bit][count + 1];
+                        count += 1;
+                    }
+                    bit += 1;
+                }
+                table[chunk][value][before] = sum;
+                before += 1;
+            }
+            value += 1;
+        }
+        chunk += 1;
+    }
+    table
+}
+
+/// `RANK_CHUNKS[c][v][before]`: the colex rank contributed by the members `v` of chunk `c`
+/// (points `7c..7c+7`) when `before` members lie below the chunk.
+static RANK_CHUNKS: [[[u32; NON_TIGER_POINTS + 1]; 1 << CHUNK_BITS]; CHUNKS] = build_rank_chunks();
+
+/// Colex rank of a set of compressed points (below 21): sum of C(p_i, i + 1).
+#[inline(always)]
+pub fn rank21(set: u32) -> u32 {
+    let (low, mid, high) = (set & 0x7f, (set >> 7) & 0x7f, set >> 14);
+    let below_mid = low.count_ones() as usize;
+    let below_high = below_mid + mid.count_ones() as usize;
+    RANK_CHUNKS[0][low as usize][0]
+        + RANK_CHUNKS[1][mid as usize][below_mid]
+        + RANK_CHUNKS[2][high as usize][below_high]
+}
+
+/// The set of `k` points below 21 with colex rank `rank`.
+fn unrank21(mut rank: u32, k: usize) -> u32 {
+    let mut bits = 0;
+    let mut top = NON_TIGER_POINTS;
+    for i in (1..=k).rev() {
+        let mut p = top - 1;
+        while BINOMIALS[p][i] > rank {
+            p -= 1;
+        }
+        rank -= BINOMIALS[p][i];
+        bits |= 1 << p;
+        top = p;
+    }
+    bits
+}
+
+/// Removes the 4 tiger points from a set of other points: bit `i` of the result is the `i`-th
+/// non-tiger point. `tigers_desc` lists the tiger points in decreasing order.
+#[inline(always)]
+pub fn compress(mut set: u32, tigers_desc: [u8; 4]) -> u32 {
+    for t in tigers_desc {
+        let low = (1u32 << t) - 1;
+        set = (set & low) | ((set >> 1) & !low);
+    }
+    set
+}
+
+/// Inverse of [`compress`].
+#[inline(always)]
+pub fn expand(mut set: u32, tigers_asc: [u8; 4]) -> u32 {
+    for t in tigers_asc {
+        let low = (1u32 << t) - 1;
+        set = (set & low) | ((set & !low) << 1);
+    }
+    set
+}
+
+/// Byte-wise images of point sets under each symmetry.
+struct SymmetryBytes([[[u32; 256]; 4]; SYMMETRIES]);
+
+impl SymmetryBytes {
+    fn get() -> &'static SymmetryBytes {
+        static TABLE: OnceLock<SymmetryBytes> = OnceLock::new();
+        TABLE.get_or_init(|| {
+            let mut table = [[[0u32; 256]; 4]; SYMMETRIES];
+            for (g, per_g) in table.iter_mut().enumerate() {
+                for (byte, per_byte) in per_g.iter_mut().enumerate() {
+                    for (value, image) in per_byte.iter_mut().enumerate() {
+                        for bit in 0..8 {
+                            let point = byte * 8 + bit;
+                            if value & (1 << bit) != 0 && point < 25 {
+                                *image |= 1 << SQUARE_MAPS[g][point];
+                            }
+                        }
+                    }
+                }
+            }
+            SymmetryBytes(table)
+        })
+    }
+
+    #[inline(always)]
+    fn apply(&self, set: u32, g: usize) -> u32 {
+        let t = &self.0[g];
+        t[0][(set & 0xff) as usize]
+            | t[1][((set >> 8) & 0xff) as usize]
+            | t[2][((set >> 16) & 0xff) as usize]
+            | t[3][(set >> 24) as usize]
+    }
+}
+
+/// A tiger class with its points in both orders, for [`compress`] and [`expand`].
+#[derive(Copy, Clone, Debug)]
+pub struct ClassPoints {
+    /// The representative tiger set.
+    pub tigers: u32,
+    /// Its points, increasing.
+    pub ascending: [u8; 4],
+    /// Its points, decreasing.
+    pub descending: [u8; 4],
+}
+
+impl ClassPoints {
+    fn new(class: &TigerClass) -> ClassPoints {
+        let mut ascending = [0u8; 4];
+        let mut rest = class.tigers;
+        for slot in &mut ascending {
+            *slot = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+        }
+        let mut descending = ascending;
+        descending.reverse();
+        ClassPoints {
+            tigers: class.tigers,
+            ascending,
+            descending,
+        }
+    }
+}
+
+/// Tiger classes and symmetries for the placement index.
+pub struct Frames {
+    /// Per class: its points.
+    pub classes: Vec<ClassPoints>,
+    table: &'static TigerTable,
+    bytes: &'static SymmetryBytes,
+}
+
+impl Frames {
+    /// The shared frames (built on first use).
+    pub fn get() -> &'static Frames {
+        static FRAMES: OnceLock<Frames> = OnceLock::new();
+        FRAMES.get_or_init(|| {
+            let table = TigerTable::get();
+            Frames {
+                classes: table.classes.iter().map(ClassPoints::new).collect(),
+                table,
+                bytes: SymmetryBytes::get(),
+            }
+        })
+    }
+
+    /// The class of a tiger set and the symmetry mapping it onto the representative.
+    #[inline(always)]
+    pub fn class_of(&self, tigers: u32) -> (usize, usize) {
+        let (class, g) = self.table.by_rank[colex_rank(tigers) as usize];
+        (usize::from(class), usize::from(g))
+    }
+
+    /// The image of a point set under symmetry `g`.
+    #[inline(always)]
+    pub fn transform(&self, set: u32, g: usize) -> u32 {
+        if g == 0 {
+            set
+        } else {
+            self.bytes.apply(set, g)
+        }
+    }
+}
+
+/// A placement layer: goats in hand and goats captured.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Layer {
+    /// Goats still to place (1..=20).
+    pub in_hand: u8,
+    /// Goats captured.
+    pub captured: u8,
+}
+
+impl Layer {
+    /// Goats on the board.
+    pub fn goats_on_board(self) -> usize {
+        usize::from(GOATS_IN_GAME - self.in_hand - self.captured)
+    }
+
+    /// Empty points.
+    pub fn empties(self) -> usize {
+        NON_TIGER_POINTS - self.goats_on_board()
+    }
+}
+
+/// The index of one placement layer (both sides to move use it).
+#[derive(Debug)]
+pub struct PlacementIndex {
+    /// The layer.
+    pub layer: Layer,
+    /// Whether the ranked set is the goats (else the empty points).
+    pub ranks_goats: bool,
+    /// Size of the ranked set.
+    pub ranked: usize,
+    /// Ranked sets per tiger class: C(21, ranked).
+    pub slots: u32,
+    /// Compressed ranked sets by rank.
+    unrank: Vec<u32>,
+}
+
+impl PlacementIndex {
+    /// The index of `layer`.
+    ///
+    /// # Panics
+    /// If the layer has more goats in hand and captured than a game has.
+    pub fn new(layer: Layer) -> PlacementIndex {
+        assert!(layer.in_hand + layer.captured <= GOATS_IN_GAME, "{layer:?}");
+        let (goats, empties) = (layer.goats_on_board(), layer.empties());
+        let ranks_goats = goats < empties;
+        let ranked = goats.min(empties);
+        let slots = BINOMIALS[NON_TIGER_POINTS][ranked];
+        let unrank = (0..slots).map(|rank| unrank21(rank, ranked)).collect();
+        PlacementIndex {
+            layer,
+            ranks_goats,
+            ranked,
+            slots,
+            unrank,
+        }
+    }
+
+    /// Positions per side to move.
+    pub fn len(&self) -> u64 {
+        Frames::get().classes.len() as u64 * u64::from(self.slots)
+    }
+
+    /// Whether the layer has no positions (never).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The index of a board already turned so that its tigers are the representative of
+    /// `class`: `goats` are its goat points.
+    #[inline(always)]
+    pub fn encode_in_class(&self, class: usize, points: &ClassPoints, goats: u32) -> u64 {
+        let ranked = if self.ranks_goats {
+            goats
+        } else {
+            FULL & !(goats | points.tigers)
+        };
+        class as u64 * u64::from(self.slots)
+            + u64::from(rank21(compress(ranked, points.descending)))
+    }
+
+    /// The index of any board of this layer.
+    #[inline]
+    pub fn encode(&self, tigers: u32, goats: u32) -> u64 {
+        let frames = Frames::get();
+        let (class, g) = frames.class_of(tigers);
+        self.encode_in_class(class, &frames.classes[class], frames.transform(goats, g))
+    }
+
+    /// The board at `index`: its tiger class and goats (tigers are the class representative).
+    #[inline]
+    pub fn decode(&self, index: u64) -> (usize, u32) {
+        let class = (index / u64::from(self.slots)) as usize;
+        let rank = (index % u64::from(self.slots)) as usize;
+        let points = &Frames::get().classes[class];
+        let ranked = expand(self.unrank[rank], points.ascending);
+        let goats = if self.ranks_goats {
+            ranked
+        } else {
+            FULL & !(ranked | points.tigers)
+        };
+        (class, goats)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank21_is_colex_rank() {
+        for k in [1, 2, 5, 10, 11, 21] {
+            for rank in (0..BINOMIALS[21][k]).step_by(97) {
+                let set = unrank21(rank, k);
+                assert_eq!(set.count_ones() as usize, k);
+                assert_eq!(rank21(set), rank, "k {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn compress_expand_round_trip() {
+        let frames = Frames::get();
+        for points in frames.classes.iter().step_by(37) {
+            for set in [0u32, 1, 0x1f_ffff, 0x15_5555, 0x0a_aaaa] {
+                let board = expand(set, points.ascending);
+                assert_eq!(board & points.tigers, 0);
+                assert_eq!(compress(board, points.descending), set);
+            }
+        }
+    }
+
+    #[test]
+    fn encode_decode_round_trip_and_symmetry() {
+        let frames = Frames::get();
+        // Goats ranked (6 goats, 15 empty points), then empty points ranked (16 goats, 5).
+        for (in_hand, captured, ranks_goats) in [(12, 2, true), (3, 1, false)] {
+            let layer = Layer { in_hand, captured };
+            let index = PlacementIndex::new(layer);
+            assert_eq!(index.ranks_goats, ranks_goats);
+            for i in (0..index.len()).step_by(10_007) {
+                let (class, goats) = index.decode(i);
+                let tigers = frames.classes[class].tigers;
+                assert_eq!(goats.count_ones() as usize, layer.goats_on_board());
+                assert_eq!(goats & tigers, 0);
+                assert_eq!(index.encode(tigers, goats), i);
+                for g in 0..SYMMETRIES {
+                    let (t, s) = (frames.transform(tigers, g), frames.transform(goats, g));
+                    assert_eq!(frames.class_of(t).0, class);
+                    // Images of a board with an asymmetric class share its index.
+                    if TigerTable::get().classes[class].stabilizer.is_empty() {
+                        assert_eq!(index.encode(t, s), i);
+                    }
+                }
+            }
+        }
+    }
+}
