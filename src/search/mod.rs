@@ -33,6 +33,8 @@ pub mod report;
 mod root;
 pub mod score;
 pub mod simple;
+pub mod skill;
+pub mod skill_elo;
 pub mod tb;
 pub mod thread;
 pub mod time;

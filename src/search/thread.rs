@@ -14,6 +14,7 @@ use super::report::{SearchInfo, SearchObserver, SearchResult};
 use super::root::aspiration;
 use super::score::{is_mate, Bound, Score, Value, INFINITE, MATE};
 use super::simple::{greedy_move, guess_reply, random_move};
+use super::skill::{Candidate, Skill};
 use super::tb::root::{root as tablebase_root, TbRoot};
 use super::tb::TbProbe;
 use super::time::{Control, TimePlan};
@@ -242,13 +243,19 @@ fn search(
         );
         context.control.stop_helpers();
         let nodes = reporter.total_nodes(&worker);
-        let best = &moves[0];
+        let chosen = Skill::from_options(options).map_or(0, |skill| skill_pick(skill, context, &moves));
+        let best = &moves[chosen];
         let pv = context.legal_prefix(&best.pv);
+        let score = if best.score > -INFINITE {
+            best.score
+        } else {
+            best.previous_score
+        };
         let info = context.info(
             depth,
             worker.seldepth,
             0,
-            best.score,
+            score,
             Bound::Exact,
             nodes,
             &pv,
@@ -264,6 +271,29 @@ fn search(
             info: Some(info),
         }
     })
+}
+
+/// The line a skill level plays, among the searched lines (best first); a line of an
+/// unfinished iteration counts with its previous score.
+fn skill_pick(skill: Skill, context: &SearchContext<'_>, moves: &[RootMove]) -> usize {
+    let lines = context.options.multi_pv.clamp(1, moves.len());
+    let candidates: Vec<Candidate> = moves[..lines]
+        .iter()
+        .map(|root_move| Candidate {
+            mv: root_move.mv,
+            score: if root_move.score > -INFINITE {
+                root_move.score
+            } else {
+                root_move.previous_score
+            },
+        })
+        .take_while(|candidate| candidate.score > -INFINITE)
+        .collect();
+    if candidates.len() < 2 {
+        return 0;
+    }
+    let game = context.game;
+    skill.pick(game.position(), game.rules(), &candidates, context.options.seed)
 }
 
 fn ponder_from_tt(context: &SearchContext<'_>, mv: Move) -> Option<Move> {
