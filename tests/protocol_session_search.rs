@@ -235,5 +235,8 @@ fn skill_options_repeat_for_a_seed_and_the_lowest_elo_is_level_zero() {
     ]);
     assert_eq!(lowest, level(0, 21));
     let runs: Vec<Vec<String>> = (1..=6).map(|seed| level(0, seed)).collect();
-    assert!(runs.iter().any(|run| *run != runs[0]), "the seed moves level 0");
+    assert!(
+        runs.iter().any(|run| *run != runs[0]),
+        "the seed moves level 0"
+    );
 }

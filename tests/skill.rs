@@ -73,7 +73,12 @@ fn a_level_repeats_its_moves_for_a_seed() {
         for (skill, seed) in [(0, 5), (3, 7), (10, 11), (17, 3)] {
             let first = summary(&search(&game, level(skill, seed), Limits::default()));
             let again = summary(&search(&game, level(skill, seed), Limits::default()));
-            assert_eq!(first, again, "level {skill} seed {seed} in {}", game.position());
+            assert_eq!(
+                first,
+                again,
+                "level {skill} seed {seed} in {}",
+                game.position()
+            );
         }
     }
 }
@@ -115,7 +120,8 @@ fn goat_positions() -> Vec<Game> {
         .filter(|game| {
             let open = |mv| open_goats(game.position(), game.rules(), mv);
             let best = search(game, EngineOptions::default(), depth(6)).best_move;
-            game.legal_moves().iter().any(|&mv| open(mv) > 0) && best.is_some_and(|mv| open(mv) == 0)
+            game.legal_moves().iter().any(|&mv| open(mv) > 0)
+                && best.is_some_and(|mv| open(mv) == 0)
         })
         .take(25)
         .collect()

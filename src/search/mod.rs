@@ -39,6 +39,8 @@ pub mod tb;
 pub mod thread;
 pub mod time;
 pub mod tt;
+pub mod wdl;
+pub mod wdl_fit;
 pub mod worker;
 
 pub use limits::Limits;

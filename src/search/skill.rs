@@ -101,8 +101,7 @@ impl Skill {
         candidates: &[Candidate],
         seed: u64,
     ) -> usize {
-        let allowed: Vec<usize> = if self.guards_goats() && position.side_to_move() == Side::Goats
-        {
+        let allowed: Vec<usize> = if self.guards_goats() && position.side_to_move() == Side::Goats {
             let best = open_goats(position, rules, candidates[0].mv);
             (0..candidates.len())
                 .filter(|&i| i == 0 || open_goats(position, rules, candidates[i].mv) <= best)
@@ -153,23 +152,25 @@ pub fn open_goats(position: &Position, rules: &Rules, mv: Move) -> u32 {
 /// The level that plays at `elo` on the measured scale: linear between the levels around it
 /// (the table is made non-decreasing first, so that the map is monotone).
 pub fn level_for_elo(elo: i64) -> f64 {
-    let mut table = LEVEL_ELO;
-    for i in 1..table.len() {
-        table[i] = table[i].max(table[i - 1]);
+    let mut table = LEVEL_ELO.map(f64::from);
+    let mut running = f64::NEG_INFINITY;
+    for entry in table.iter_mut() {
+        running = running.max(*entry);
+        *entry = running;
     }
     let elo = elo as f64;
-    if elo <= f64::from(table[0]) {
+    if elo <= table[0] {
         return 0.0;
     }
-    for i in 1..table.len() {
-        let (low, high) = (f64::from(table[i - 1]), f64::from(table[i]));
+    for (low_level, pair) in table.windows(2).enumerate() {
+        let (low, high) = (pair[0], pair[1]);
         if elo <= high {
             let share = if high > low {
                 (elo - low) / (high - low)
             } else {
                 1.0
             };
-            return (i - 1) as f64 + share;
+            return low_level as f64 + share;
         }
     }
     (table.len() - 1) as f64
@@ -187,7 +188,10 @@ mod tests {
         let options = EngineOptions::default();
         assert_eq!(Skill::from_options(&options), None);
         for level in 0..20 {
-            let (low, high) = (Skill::at(level as f64).unwrap(), Skill::at(level as f64 + 0.5));
+            let (low, high) = (
+                Skill::at(level as f64).unwrap(),
+                Skill::at(level as f64 + 0.5),
+            );
             let high = high.unwrap();
             assert!(low.nodes() < high.nodes());
             assert!(low.lines() >= high.lines());
@@ -256,9 +260,10 @@ mod tests {
                 let chosen = candidates[skill.pick(position, rules, &candidates, seed)];
                 assert_eq!(open_goats(position, rules, chosen.mv), 0, "{level} {seed}");
             }
-            let chosen = candidates[Skill::at(0.0)
-                .unwrap()
-                .pick(position, rules, &candidates, seed)];
+            let chosen =
+                candidates[Skill::at(0.0)
+                    .unwrap()
+                    .pick(position, rules, &candidates, seed)];
             weakest_dropped |= open_goats(position, rules, chosen.mv) > 0;
         }
         assert!(weakest_dropped, "level 0 has no guard");
@@ -294,7 +299,10 @@ mod tests {
             },
         ];
         for seed in 0..50 {
-            assert_eq!(Skill::at(18.0).unwrap().pick(position, rules, &clear, seed), 0);
+            assert_eq!(
+                Skill::at(18.0).unwrap().pick(position, rules, &clear, seed),
+                0
+            );
         }
     }
 }

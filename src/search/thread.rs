@@ -19,6 +19,7 @@ use super::tb::root::{root as tablebase_root, TbRoot};
 use super::tb::TbProbe;
 use super::time::{Control, TimePlan};
 use super::tt::TranspositionTable;
+use super::wdl::wdl;
 use super::worker::Worker;
 
 /// Deepest iteration.
@@ -128,7 +129,10 @@ impl SearchContext<'_> {
             multipv: line as u32 + 1,
             score,
             bound,
-            wdl: self.options.show_wdl.then(|| score.wdl()),
+            wdl: self
+                .options
+                .show_wdl
+                .then(|| wdl(score, self.game.position(), self.game.rules())),
             nodes,
             time: self.control.elapsed(),
             hashfull: self.tt.hashfull(),
@@ -243,7 +247,8 @@ fn search(
         );
         context.control.stop_helpers();
         let nodes = reporter.total_nodes(&worker);
-        let chosen = Skill::from_options(options).map_or(0, |skill| skill_pick(skill, context, &moves));
+        let chosen =
+            Skill::from_options(options).map_or(0, |skill| skill_pick(skill, context, &moves));
         let best = &moves[chosen];
         let pv = context.legal_prefix(&best.pv);
         let score = if best.score > -INFINITE {
@@ -251,15 +256,7 @@ fn search(
         } else {
             best.previous_score
         };
-        let info = context.info(
-            depth,
-            worker.seldepth,
-            0,
-            score,
-            Bound::Exact,
-            nodes,
-            &pv,
-        );
+        let info = context.info(depth, worker.seldepth, 0, score, Bound::Exact, nodes, &pv);
         let ponder_move = info
             .pv
             .get(1)
@@ -293,7 +290,12 @@ fn skill_pick(skill: Skill, context: &SearchContext<'_>, moves: &[RootMove]) -> 
         return 0;
     }
     let game = context.game;
-    skill.pick(game.position(), game.rules(), &candidates, context.options.seed)
+    skill.pick(
+        game.position(),
+        game.rules(),
+        &candidates,
+        context.options.seed,
+    )
 }
 
 fn ponder_from_tt(context: &SearchContext<'_>, mv: Move) -> Option<Move> {
