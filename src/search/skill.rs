@@ -102,9 +102,13 @@ impl Skill {
         seed: u64,
     ) -> usize {
         let allowed: Vec<usize> = if self.guards_goats() && position.side_to_move() == Side::Goats {
-            let best = open_goats(position, rules, candidates[0].mv);
+            let open: Vec<u32> = candidates
+                .iter()
+                .map(|candidate| open_goats(position, rules, candidate.mv))
+                .collect();
+            let safest = open.iter().copied().min().unwrap_or(0);
             (0..candidates.len())
-                .filter(|&i| i == 0 || open_goats(position, rules, candidates[i].mv) <= best)
+                .filter(|&i| open[i] <= safest)
                 .collect()
         } else {
             (0..candidates.len()).collect()
@@ -225,11 +229,15 @@ mod tests {
         assert_eq!(Skill::from_options(&weakest), Skill::at(0.0));
     }
 
-    /// Every goat move of `game`, all scored alike (noise alone decides among them).
+    /// Every goat move of `game`, scored a little lower each (the noise decides among them).
     fn even_candidates(game: &Game) -> Vec<Candidate> {
         game.legal_moves()
             .iter()
-            .map(|&mv| Candidate { mv, score: 0 })
+            .enumerate()
+            .map(|(i, &mv)| Candidate {
+                mv,
+                score: -3 * i as Value,
+            })
             .collect()
     }
 
@@ -249,7 +257,9 @@ mod tests {
             .iter()
             .position(|c| open_goats(position, rules, c.mv) == 0)
             .expect("a safe move");
-        candidates.swap(0, safe);
+        let first = candidates[0].mv;
+        candidates[0].mv = candidates[safe].mv;
+        candidates[safe].mv = first;
         assert!(candidates
             .iter()
             .any(|c| open_goats(position, rules, c.mv) > 0));
@@ -271,16 +281,10 @@ mod tests {
 
     #[test]
     fn the_pick_repeats_for_a_seed_and_varies_with_it() {
-        let game = goats_to_move();
+        let tigers: Position = "T3T/G4/5/5/T3T t 19 0".parse().unwrap();
+        let game = Game::new(tigers, Rules::default());
         let (position, rules) = (game.position(), game.rules());
-        let candidates: Vec<Candidate> = even_candidates(&game)
-            .into_iter()
-            .enumerate()
-            .map(|(i, c)| Candidate {
-                score: -(i as Value) * 5,
-                ..c
-            })
-            .collect();
+        let candidates = even_candidates(&game);
         let skill = Skill::at(2.0).unwrap();
         let picks: Vec<usize> = (0..50)
             .map(|seed| skill.pick(position, rules, &candidates, seed))

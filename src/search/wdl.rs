@@ -172,6 +172,6 @@ mod tests {
             .expect("a position");
         let cell = Cell::of(&late, &Rules::default());
         assert_eq!((cell.repetition, cell.side, cell.hand), (0, 1, 0));
-        assert_eq!(cell.captures, 2);
+        assert_eq!(cell.captures, 3);
     }
 }
