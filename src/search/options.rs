@@ -82,6 +82,11 @@ pub const UCI_ELO: Range = Range {
     default: LEVEL_ELO[10] as i64,
 };
 
+// A table whose levels all rate alike, or a default outside the range, does not build.
+const _: () = assert!(
+    UCI_ELO.min < UCI_ELO.max && UCI_ELO.min <= UCI_ELO.default && UCI_ELO.default <= UCI_ELO.max
+);
+
 /// The largest (or smallest) rating in [`LEVEL_ELO`].
 const fn extreme_elo(largest: bool) -> i64 {
     let mut out = LEVEL_ELO[0];
@@ -227,7 +232,6 @@ mod tests {
 
     #[test]
     fn elo_range_spans_the_table_and_holds_its_default() {
-        assert!(UCI_ELO.min < UCI_ELO.max);
         assert!((UCI_ELO.min..=UCI_ELO.max).contains(&UCI_ELO.default));
         for elo in LEVEL_ELO {
             assert!((UCI_ELO.min..=UCI_ELO.max).contains(&i64::from(elo)));

@@ -121,7 +121,7 @@ impl Skill {
             .fold(top, f64::min);
         let spread = (top - worst).min(self.spread_cap());
         let weakness = self.weakness();
-        let mut rng = StdRng::seed_from_u64(seed ^ position.hash() ^ 0x736b_696c_6c);
+        let mut rng = StdRng::seed_from_u64(seed ^ position.hash() ^ 0x0073_6b69_6c6c);
         let mut chosen = 0;
         let mut chosen_value = f64::NEG_INFINITY;
         for i in allowed {
