@@ -11,6 +11,7 @@ use crate::{Game, Move, Outcome, Position};
 
 use crate::search::eval::{terms, TERM_NAMES};
 use crate::search::params::Params;
+use crate::search::skill::Skill;
 pub use crate::search::tb::TablebaseStatus;
 use crate::search::tb::{TablebaseSlot, TbProbe};
 use crate::search::thread::{run, SearchContext};
@@ -52,6 +53,8 @@ pub struct Engine {
     control: Arc<Control>,
     handle: Option<JoinHandle<()>>,
     tablebase: TablebaseSlot,
+    /// The seed of this game when the `seed` option is 0 (drawn afresh for each new game).
+    game_seed: u64,
 }
 
 impl Engine {
@@ -70,6 +73,7 @@ impl Engine {
             params: Params::default(),
             options,
             tablebase,
+            game_seed: rand::random(),
         }
     }
 
@@ -141,6 +145,7 @@ impl Engine {
     /// arbiter's new game: `ucinewgame`).
     pub fn new_game(&mut self) {
         self.clear_hash();
+        self.game_seed = rand::random();
         self.set_position(Position::startpos(), &[]);
     }
 
@@ -240,7 +245,7 @@ impl Engine {
         self.control = Arc::clone(&control);
         let tt = Arc::clone(&self.tt);
         let game = self.game_to_search();
-        let options = self.options.clone();
+        let (options, limits) = self.search_settings(limits);
         let params = self.params.clone();
         let tables = self.tablebase.tables().cloned();
         let handle = std::thread::Builder::new()
@@ -316,13 +321,14 @@ impl Engine {
         self.wait();
         limits.infinite = false;
         limits.ponder = false;
+        let (options, limits) = self.search_settings(limits);
         let control = Arc::new(Control::new(false));
         self.control = Arc::clone(&control);
         let result = match self.game_to_search() {
             Some(game) => {
                 let context = SearchContext {
                     game: &game,
-                    options: &self.options,
+                    options: &options,
                     params: &self.params,
                     limits: &limits,
                     tt: &self.tt,
@@ -339,6 +345,21 @@ impl Engine {
         control.set_finished();
         observer.on_finish(&result);
         result
+    }
+
+    /// The settings and limits a search runs with: the game's seed when the `seed` option is
+    /// 0, and below full strength the skill level's node budget, line count and one thread.
+    fn search_settings(&self, mut limits: Limits) -> (EngineOptions, Limits) {
+        let mut options = self.options.clone();
+        if options.seed == 0 {
+            options.seed = self.game_seed;
+        }
+        if let Some(skill) = Skill::from_options(&options) {
+            options.threads = 1;
+            options.multi_pv = options.multi_pv.max(skill.lines());
+            limits.nodes = Some(limits.nodes.map_or(skill.nodes(), |n| n.min(skill.nodes())));
+        }
+        (options, limits)
     }
 
     /// The static evaluation of the current position, broken into named terms (side to move's

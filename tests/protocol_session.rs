@@ -32,6 +32,9 @@ fn handshake_lists_every_option_in_order_then_uciok() {
         "TablebasePath",
         "Strategy",
         "Seed",
+        "Skill Level",
+        "UCI_LimitStrength",
+        "UCI_Elo",
         "Clear Hash",
     ];
     assert_eq!(names, expected);
@@ -65,6 +68,13 @@ fn setoption_applies_good_values_and_rejects_bad_ones_unchanged() {
         "setoption name Repetition value sometimes",
         "setoption name CapturesToWin value 21",
         "setoption name Clear Hash value 3",
+        "setoption name Skill Level value 21",
+        "setoption name Skill Level value -1",
+        "setoption name Skill Level value high",
+        "setoption name UCI_LimitStrength value 1",
+        "setoption name UCI_Elo value -100000",
+        "setoption name UCI_Elo value 99999",
+        "setoption name UCI_Elo",
         "setoption name Nonsense value 1",
         "setoption value 3",
         "setoption",

@@ -213,3 +213,30 @@ fn same_options_and_seed_give_the_same_moves() {
         "the seed changes the random player's moves"
     );
 }
+
+#[test]
+fn skill_options_repeat_for_a_seed_and_the_lowest_elo_is_level_zero() {
+    let level = |skill: u32, seed: u32| {
+        moves_played(&[
+            &format!("setoption name Skill Level value {skill}") as &str,
+            &format!("setoption name Seed value {seed}"),
+        ])
+    };
+    for skill in [0, 6, 15] {
+        assert_eq!(level(skill, 21), level(skill, 21), "level {skill}");
+    }
+    let lowest = moves_played(&[
+        "setoption name UCI_LimitStrength value true",
+        &format!(
+            "setoption name UCI_Elo value {}",
+            baghchal::search::options::UCI_ELO.min
+        ),
+        "setoption name Seed value 21",
+    ]);
+    assert_eq!(lowest, level(0, 21));
+    let runs: Vec<Vec<String>> = (1..=6).map(|seed| level(0, seed)).collect();
+    assert!(
+        runs.iter().any(|run| *run != runs[0]),
+        "the seed moves level 0"
+    );
+}

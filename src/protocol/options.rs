@@ -2,7 +2,9 @@
 
 use super::error::CommandError;
 use crate::engine::{EngineOptions, Strategy};
-use crate::search::options::{Range, HASH_MB, MOVE_OVERHEAD_MS, MULTI_PV, SEED, THREADS};
+use crate::search::options::{
+    Range, HASH_MB, MOVE_OVERHEAD_MS, MULTI_PV, SEED, SKILL_LEVEL, THREADS, UCI_ELO,
+};
 use crate::{Repetition, Rules};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -52,7 +54,7 @@ pub struct OptionSpec {
 }
 
 /// Every option, in the order `uci` lists them.
-pub const OPTIONS: [OptionSpec; 13] = [
+pub const OPTIONS: [OptionSpec; 16] = [
     OptionSpec {
         name: "Hash",
         kind: OptionKind::spin(HASH_MB),
@@ -111,7 +113,22 @@ pub const OPTIONS: [OptionSpec; 13] = [
     OptionSpec {
         name: "Seed",
         kind: OptionKind::spin(SEED),
-        meaning: "seed of the random number generator (Strategy random)",
+        meaning: "seed of the random choices (Strategy random, skill levels); 0: a new seed each game",
+    },
+    OptionSpec {
+        name: "Skill Level",
+        kind: OptionKind::spin(SKILL_LEVEL),
+        meaning: "playing strength, 0 (weakest) to 20 (full strength); ignored when UCI_LimitStrength is on",
+    },
+    OptionSpec {
+        name: "UCI_LimitStrength",
+        kind: OptionKind::Check { default: false },
+        meaning: "play at the strength UCI_Elo asks for instead of at Skill Level",
+    },
+    OptionSpec {
+        name: "UCI_Elo",
+        kind: OptionKind::spin(UCI_ELO),
+        meaning: "strength with UCI_LimitStrength, on the measured scale where a uniformly random mover is 0 (docs/strength.md)",
     },
     OptionSpec {
         name: "Clear Hash",
@@ -285,6 +302,9 @@ impl Settings {
                 set(&mut engine.strategy, strategy)
             }
             ("Seed", Value::Spin(n)) => set(&mut engine.seed, n as u64),
+            ("Skill Level", Value::Spin(n)) => set(&mut engine.skill_level, n),
+            ("UCI_LimitStrength", Value::Check(on)) => set(&mut engine.limit_strength, on),
+            ("UCI_Elo", Value::Spin(n)) => set(&mut engine.elo, n),
             ("TablebasePath", Value::Text(path)) => {
                 let path = (!path.is_empty() && path != "<empty>").then(|| PathBuf::from(path));
                 set(&mut engine.tablebase_path, path)
@@ -386,6 +406,21 @@ mod tests {
             OPTIONS[9].uci_line(),
             "option name TablebasePath type string default <empty>"
         );
-        assert_eq!(OPTIONS[12].uci_line(), "option name Clear Hash type button");
+        assert_eq!(
+            OPTIONS[12].uci_line(),
+            "option name Skill Level type spin default 20 min 0 max 20"
+        );
+        assert_eq!(
+            OPTIONS[13].uci_line(),
+            "option name UCI_LimitStrength type check default false"
+        );
+        assert_eq!(
+            OPTIONS[14].uci_line(),
+            format!(
+                "option name UCI_Elo type spin default {} min {} max {}",
+                UCI_ELO.default, UCI_ELO.min, UCI_ELO.max
+            )
+        );
+        assert_eq!(OPTIONS[15].uci_line(), "option name Clear Hash type button");
     }
 }

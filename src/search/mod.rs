@@ -33,10 +33,14 @@ pub mod report;
 mod root;
 pub mod score;
 pub mod simple;
+pub mod skill;
+pub mod skill_elo;
 pub mod tb;
 pub mod thread;
 pub mod time;
 pub mod tt;
+pub mod wdl;
+pub mod wdl_fit;
 pub mod worker;
 
 pub use limits::Limits;

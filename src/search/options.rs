@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
+use super::skill_elo::LEVEL_ELO;
 use crate::Rules;
 
 /// An integer setting's range and default.
@@ -66,6 +67,39 @@ pub const SEED: Range = Range {
     max: 2_147_483_647,
     default: 0,
 };
+
+/// `Skill Level`: 0 (weakest) to 20 (full strength, the default).
+pub const SKILL_LEVEL: Range = Range {
+    min: 0,
+    max: 20,
+    default: 20,
+};
+/// `UCI_Elo`, on the measured scale of [`LEVEL_ELO`] (a uniformly random mover is 0): from level
+/// 0's rating to level 20's, level 10's by default.
+pub const UCI_ELO: Range = Range {
+    min: extreme_elo(false),
+    max: extreme_elo(true),
+    default: LEVEL_ELO[10] as i64,
+};
+
+// A table whose levels all rate alike, or a default outside the range, does not build.
+const _: () = assert!(
+    UCI_ELO.min < UCI_ELO.max && UCI_ELO.min <= UCI_ELO.default && UCI_ELO.default <= UCI_ELO.max
+);
+
+/// The largest (or smallest) rating in [`LEVEL_ELO`].
+const fn extreme_elo(largest: bool) -> i64 {
+    let mut out = LEVEL_ELO[0];
+    let mut i = 1;
+    while i < LEVEL_ELO.len() {
+        let elo = LEVEL_ELO[i];
+        if (largest && elo > out) || (!largest && elo < out) {
+            out = elo;
+        }
+        i += 1;
+    }
+    out as i64
+}
 
 /// How the engine picks moves: a full search, or the weak reference players used to measure
 /// strength.
@@ -144,8 +178,15 @@ pub struct EngineOptions {
     pub show_wdl: bool,
     /// How moves are chosen.
     pub strategy: Strategy,
-    /// Seed for [`Strategy::Random`] (any value; the protocol offers [`SEED`]).
+    /// Seed for [`Strategy::Random`] and the skill levels' choices (any value; the protocol
+    /// offers [`SEED`]). 0: the engine draws a fresh seed for each game.
     pub seed: u64,
+    /// `Skill Level` ([`SKILL_LEVEL`]; 20 = full strength), used unless `limit_strength`.
+    pub skill_level: i64,
+    /// `UCI_LimitStrength`: play at `elo` instead of at `skill_level`.
+    pub limit_strength: bool,
+    /// `UCI_Elo` ([`UCI_ELO`]), used when `limit_strength`.
+    pub elo: i64,
     /// The rule variant of the engine's game.
     pub rules: Rules,
     /// Directory of movement-phase tablebase files (`None`: no tables).
@@ -162,6 +203,9 @@ impl Default for EngineOptions {
             show_wdl: false,
             strategy: Strategy::Search,
             seed: SEED.default as u64,
+            skill_level: SKILL_LEVEL.default,
+            limit_strength: false,
+            elo: UCI_ELO.default,
             rules: Rules::default(),
             tablebase_path: None,
         }
@@ -176,6 +220,8 @@ impl EngineOptions {
         self.multi_pv = MULTI_PV.clamp_usize(self.multi_pv);
         let overhead_ms = i64::try_from(self.move_overhead.as_millis()).unwrap_or(i64::MAX);
         self.move_overhead = Duration::from_millis(MOVE_OVERHEAD_MS.clamp(overhead_ms) as u64);
+        self.skill_level = SKILL_LEVEL.clamp(self.skill_level);
+        self.elo = UCI_ELO.clamp(self.elo);
         self
     }
 }
@@ -183,6 +229,14 @@ impl EngineOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn elo_range_spans_the_table_and_holds_its_default() {
+        assert!((UCI_ELO.min..=UCI_ELO.max).contains(&UCI_ELO.default));
+        for elo in LEVEL_ELO {
+            assert!((UCI_ELO.min..=UCI_ELO.max).contains(&i64::from(elo)));
+        }
+    }
 
     #[test]
     fn strategy_text_round_trips() {
@@ -204,6 +258,8 @@ mod tests {
             threads: 1000,
             multi_pv: 0,
             move_overhead: Duration::from_secs(3600),
+            skill_level: -3,
+            elo: 1_000_000,
             ..EngineOptions::default()
         }
         .clamped();
@@ -211,6 +267,8 @@ mod tests {
         assert_eq!(wild.threads, 64);
         assert_eq!(wild.multi_pv, 1);
         assert_eq!(wild.move_overhead, Duration::from_millis(5000));
+        assert_eq!(wild.skill_level, 0);
+        assert_eq!(wild.elo, UCI_ELO.max);
         assert_eq!(EngineOptions::default().clamped(), EngineOptions::default());
     }
 }

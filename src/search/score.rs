@@ -74,23 +74,6 @@ impl Score {
             Score::Cp(value)
         }
     }
-
-    /// Win/draw/loss per mille for the side to move, from a logistic model of the score.
-    pub fn wdl(self) -> [u32; 3] {
-        match self {
-            Score::Mate(n) if n > 0 => [1000, 0, 0],
-            Score::Mate(_) => [0, 0, 1000],
-            Score::Cp(cp) => {
-                let x = f64::from(cp);
-                let win = 1000.0 / (1.0 + (-(x - 60.0) / 45.0).exp());
-                let loss = 1000.0 / (1.0 + ((x + 60.0) / 45.0).exp());
-                let win = win.round() as u32;
-                let loss = loss.round() as u32;
-                let draw = 1000u32.saturating_sub(win + loss);
-                [win, draw, 1000 - win - draw]
-            }
-        }
-    }
 }
 
 impl fmt::Display for Score {
@@ -125,16 +108,6 @@ mod tests {
         assert_eq!(Score::from_value(mated_in(0)), Score::Mate(0));
         assert_eq!(Score::from_value(mated_in(2)), Score::Mate(-1));
         assert_eq!(Score::from_value(57), Score::Cp(57));
-    }
-
-    #[test]
-    fn wdl_sums_to_one_thousand() {
-        for cp in [-3000, -200, -60, 0, 1, 60, 200, 3000] {
-            let wdl = Score::Cp(cp).wdl();
-            assert_eq!(wdl.iter().sum::<u32>(), 1000, "{cp}");
-        }
-        let even = Score::Cp(0).wdl();
-        assert_eq!(even[0], even[2]);
     }
 
     #[test]

@@ -14,10 +14,12 @@ use super::report::{SearchInfo, SearchObserver, SearchResult};
 use super::root::aspiration;
 use super::score::{is_mate, Bound, Score, Value, INFINITE, MATE};
 use super::simple::{greedy_move, guess_reply, random_move};
+use super::skill::{Candidate, Skill};
 use super::tb::root::{root as tablebase_root, TbRoot};
 use super::tb::TbProbe;
 use super::time::{Control, TimePlan};
 use super::tt::TranspositionTable;
+use super::wdl::wdl;
 use super::worker::Worker;
 
 /// Deepest iteration.
@@ -127,7 +129,10 @@ impl SearchContext<'_> {
             multipv: line as u32 + 1,
             score,
             bound,
-            wdl: self.options.show_wdl.then(|| score.wdl()),
+            wdl: self
+                .options
+                .show_wdl
+                .then(|| wdl(score, self.game.position(), self.game.rules())),
             nodes,
             time: self.control.elapsed(),
             hashfull: self.tt.hashfull(),
@@ -242,17 +247,16 @@ fn search(
         );
         context.control.stop_helpers();
         let nodes = reporter.total_nodes(&worker);
-        let best = &moves[0];
+        let chosen =
+            Skill::from_options(options).map_or(0, |skill| skill_pick(skill, context, &moves));
+        let best = &moves[chosen];
         let pv = context.legal_prefix(&best.pv);
-        let info = context.info(
-            depth,
-            worker.seldepth,
-            0,
-            best.score,
-            Bound::Exact,
-            nodes,
-            &pv,
-        );
+        let score = if best.score > -INFINITE {
+            best.score
+        } else {
+            best.previous_score
+        };
+        let info = context.info(depth, worker.seldepth, 0, score, Bound::Exact, nodes, &pv);
         let ponder_move = info
             .pv
             .get(1)
@@ -264,6 +268,34 @@ fn search(
             info: Some(info),
         }
     })
+}
+
+/// The line a skill level plays, among the searched lines (best first); a line of an
+/// unfinished iteration counts with its previous score.
+fn skill_pick(skill: Skill, context: &SearchContext<'_>, moves: &[RootMove]) -> usize {
+    let lines = context.options.multi_pv.clamp(1, moves.len());
+    let candidates: Vec<Candidate> = moves[..lines]
+        .iter()
+        .map(|root_move| Candidate {
+            mv: root_move.mv,
+            score: if root_move.score > -INFINITE {
+                root_move.score
+            } else {
+                root_move.previous_score
+            },
+        })
+        .take_while(|candidate| candidate.score > -INFINITE)
+        .collect();
+    if candidates.len() < 2 {
+        return 0;
+    }
+    let game = context.game;
+    skill.pick(
+        game.position(),
+        game.rules(),
+        &candidates,
+        context.options.seed,
+    )
 }
 
 fn ponder_from_tt(context: &SearchContext<'_>, mv: Move) -> Option<Move> {
