@@ -131,16 +131,15 @@ impl<'a> TbProbe<'a> {
     }
 
     /// Makes a report from a search of a root in the tables read as the value it has: a score
-    /// that is not a mate the search proved becomes `cp 0` for a draw (only the repetition
-    /// history can make a proved result differ), `cp 20000` or `cp -20000` for a placement win
-    /// or loss ([`TB_WIN`] at the root), exact, with the matching win/draw/loss.
+    /// that is not a mate the search proved (only the repetition history, which the tables do
+    /// not see, can make a proved result differ from theirs) becomes `cp 0` for a draw,
+    /// `cp 20000` or `cp -20000` for a placement win or loss ([`TB_WIN`] at the root), exact,
+    /// with the matching win/draw/loss.
     pub fn adjust_info(&self, info: &mut SearchInfo) {
         let (score, wdl) = match (self.root_value(), info.score) {
             (Some(Wdl::Draw), Score::Cp(_)) => (Score::Cp(0), DRAW_WDL),
             (Some(Wdl::Win), Score::Cp(_)) => (Score::Cp(TB_WIN), [1000, 0, 0]),
             (Some(Wdl::Loss), Score::Cp(_)) => (Score::Cp(-TB_WIN), [0, 0, 1000]),
-            (Some(Wdl::Win), Score::Mate(n)) if n <= 0 => (Score::Cp(TB_WIN), [1000, 0, 0]),
-            (Some(Wdl::Loss), Score::Mate(n)) if n > 0 => (Score::Cp(-TB_WIN), [0, 0, 1000]),
             _ => return,
         };
         info.score = score;
