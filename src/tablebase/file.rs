@@ -123,6 +123,23 @@ pub fn write_layer(
     fs::rename(&temporary, path).map_err(io)
 }
 
+/// Reads a layer file for a generator that resumes: `None` when the file is absent or damaged
+/// (logged: it will be regenerated); other failures are errors.
+///
+/// # Errors
+/// [`TablebaseError::Io`] when the file exists but cannot be read.
+pub fn read_to_resume(path: &Path) -> Result<Option<(LayerHeader, Vec<u8>)>, TablebaseError> {
+    match read_layer(path) {
+        Ok(layer) => Ok(Some(layer)),
+        Err(TablebaseError::NotFound { .. }) => Ok(None),
+        Err(TablebaseError::Corrupt { reason, .. }) => {
+            log::warn!("\"{}\": {reason}; regenerating", path.display());
+            Ok(None)
+        }
+        Err(error) => Err(error),
+    }
+}
+
 fn open_error(path: &Path, source: std::io::Error) -> TablebaseError {
     if source.kind() == std::io::ErrorKind::NotFound {
         TablebaseError::NotFound {

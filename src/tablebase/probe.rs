@@ -49,7 +49,7 @@ impl Tablebase {
             let path = layer_path(dir, captured);
             let (header, payload) = open_layer(&path)?;
             let positions = u64::from(LayerIndex::get(usize::from(captured) + 1).len());
-            check_header(&path, &header, rules, captured, positions)?;
+            check_header(&path, &header, rules, 0, captured, positions)?;
             layers.push(payload);
             headers.push(header);
         }

@@ -1,7 +1,7 @@
 //! Generation of a full set of tables: layers from the most captured goats down, each written
 //! atomically; layers already present and valid for the same rules are loaded, not recomputed.
 
-use super::file::{layer_path, read_layer, write_layer, LayerHeader};
+use super::file::{layer_path, read_to_resume, write_layer, LayerHeader};
 use super::generate::{generate_layer, Progress};
 use super::graph::LayerGraph;
 use super::value::{decode_value, Wdl};
@@ -132,21 +132,15 @@ fn load_existing(
     captured: u8,
     positions: u64,
 ) -> Result<Option<(LayerHeader, Vec<u8>)>, TablebaseError> {
-    match read_layer(path) {
-        Ok((header, payload)) => {
-            check_header(path, &header, rules, captured, positions)?;
-            Ok(Some((header, payload)))
-        }
-        Err(TablebaseError::NotFound { .. }) => Ok(None),
-        Err(TablebaseError::Corrupt { reason, .. }) => {
-            log::warn!("\"{}\": {reason}; regenerating", path.display());
-            Ok(None)
-        }
-        Err(error) => Err(error),
+    let layer = read_to_resume(path)?;
+    if let Some((header, _)) = &layer {
+        check_header(path, header, rules, 0, captured, positions)?;
     }
+    Ok(layer)
 }
 
-/// Checks that a header belongs to layer `captured` of the tables for these rules.
+/// Checks that a header belongs to the layer with `in_hand` goats in hand (0: the movement
+/// phase) and `captured` captured, of `positions` positions per side, for these rules.
 ///
 /// # Errors
 /// [`TablebaseError::MismatchedRules`] or [`TablebaseError::Corrupt`] (wrong layer or size).
@@ -154,6 +148,7 @@ pub fn check_header(
     path: &Path,
     header: &LayerHeader,
     rules: TableRules,
+    in_hand: u8,
     captured: u8,
     positions: u64,
 ) -> Result<(), TablebaseError> {
@@ -164,7 +159,7 @@ pub fn check_header(
             found: header.rules,
         });
     }
-    if header.captured != captured || header.in_hand != 0 || header.positions != positions {
+    if (header.in_hand, header.captured, header.positions) != (in_hand, captured, positions) {
         return Err(TablebaseError::Corrupt {
             path: path.to_path_buf(),
             reason: Corruption::BadHeader,

@@ -42,13 +42,14 @@ const fn build_square_maps() -> [[u8; 25]; SYMMETRIES] {
 /// bit 1 mirrors ranks, bit 2 swaps files and ranks; 0 is the identity).
 pub const SQUARE_MAPS: [[u8; 25]; SYMMETRIES] = build_square_maps();
 
-const fn build_binomials() -> [[u32; 6]; 26] {
-    let mut table = [[0u32; 6]; 26];
+/// `table[n][k]` = C(n, k) for every n < N and k < K (Pascal's triangle).
+pub const fn binomial_table<const N: usize, const K: usize>() -> [[u32; K]; N] {
+    let mut table = [[0u32; K]; N];
     let mut n = 0;
-    while n < 26 {
+    while n < N {
         table[n][0] = 1;
         let mut k = 1;
-        while k < 6 {
+        while k < K {
             table[n][k] = if n == 0 {
                 0
             } else {
@@ -62,7 +63,7 @@ const fn build_binomials() -> [[u32; 6]; 26] {
 }
 
 /// `BINOMIALS[n][k]` = C(n, k) for n <= 25, k <= 5.
-pub const BINOMIALS: [[u32; 6]; 26] = build_binomials();
+pub const BINOMIALS: [[u32; 6]; 26] = binomial_table();
 
 /// The image of a set of points (bit i = point i) under symmetry `g`.
 #[inline]

@@ -2,11 +2,11 @@
 //! captured) is one file with both sides to move, written atomically; layers already present
 //! and valid are loaded, not recomputed, so an interrupted run resumes where it stopped.
 
-use super::super::file::{placement_path, read_layer, write_layer, LayerHeader};
+use super::super::file::{placement_path, read_to_resume, write_layer, LayerHeader};
 use super::super::generate::Progress;
 use super::super::index::LayerIndex;
-use super::super::solve::generate_tables;
-use super::super::{Corruption, TableRules, Tablebase, TablebaseError, Wdl};
+use super::super::solve::{check_header, generate_tables};
+use super::super::{TableRules, Tablebase, TablebaseError, Wdl};
 use super::index::{Layer, PlacementIndex};
 use super::packed::{count_codes, get, wdl_of};
 use super::solve::{layers, solve_goats, solve_tigers, GoatChildren, TigerChildren};
@@ -62,30 +62,22 @@ pub fn expected_header(rules: TableRules, layer: Layer) -> LayerHeader {
 /// Checks that a header belongs to placement layer `layer` for `rules`.
 ///
 /// # Errors
-/// [`TablebaseError::MismatchedRules`] or [`TablebaseError::Corrupt`] (wrong layer or size).
+/// As [`check_header`].
 pub fn check_placement_header(
     path: &Path,
     header: &LayerHeader,
     rules: TableRules,
     layer: Layer,
 ) -> Result<(), TablebaseError> {
-    if header.rules != rules {
-        return Err(TablebaseError::MismatchedRules {
-            path: path.to_path_buf(),
-            expected: rules,
-            found: header.rules,
-        });
-    }
-    let expected = expected_header(rules, layer);
-    if (header.in_hand, header.captured, header.positions)
-        != (expected.in_hand, expected.captured, expected.positions)
-    {
-        return Err(TablebaseError::Corrupt {
-            path: path.to_path_buf(),
-            reason: Corruption::BadHeader,
-        });
-    }
-    Ok(())
+    let positions = PlacementIndex::new(layer).len();
+    check_header(
+        path,
+        header,
+        rules,
+        layer.in_hand,
+        layer.captured,
+        positions,
+    )
 }
 
 /// A layer read back from its file.
@@ -103,23 +95,16 @@ fn load_existing(
     layer: Layer,
 ) -> Result<Option<StoredLayer>, TablebaseError> {
     let path = placement_path(dir, layer.in_hand, layer.captured);
-    match read_layer(&path) {
-        Ok((header, mut goats)) => {
-            check_placement_header(&path, &header, rules, layer)?;
-            let tigers = goats.split_off(header.side_bytes() as usize);
-            Ok(Some(StoredLayer {
-                header,
-                goats,
-                tigers,
-            }))
-        }
-        Err(TablebaseError::NotFound { .. }) => Ok(None),
-        Err(TablebaseError::Corrupt { reason, .. }) => {
-            log::warn!("\"{}\": {reason}; regenerating", path.display());
-            Ok(None)
-        }
-        Err(error) => Err(error),
-    }
+    let Some((header, mut goats)) = read_to_resume(&path)? else {
+        return Ok(None);
+    };
+    check_placement_header(&path, &header, rules, layer)?;
+    let tigers = goats.split_off(header.side_bytes() as usize);
+    Ok(Some(StoredLayer {
+        header,
+        goats,
+        tigers,
+    }))
 }
 
 /// Generates (or resumes) the placement layers for `rules` in `dir` up to `max_in_hand` goats

@@ -8,7 +8,7 @@
 //! whose tiger class is itself symmetric (163 of 1,666 classes) keep every image under its
 //! stabilizer: about 5% more entries, for an index without a canonical-form search.
 
-use super::super::symmetry::SYMMETRIES;
+use super::super::symmetry::{binomial_table, SYMMETRIES};
 use super::super::symmetry::{colex_rank, TigerClass, TigerTable, NON_TIGER_POINTS, SQUARE_MAPS};
 use std::sync::OnceLock;
 
@@ -17,27 +17,8 @@ pub const FULL: u32 = (1 << 25) - 1;
 /// Goats in a game.
 pub const GOATS_IN_GAME: u8 = 20;
 
-const fn build_binomials() -> [[u32; 22]; 22] {
-    let mut table = [[0u32; 22]; 22];
-    let mut n = 0;
-    while n < 22 {
-        table[n][0] = 1;
-        let mut k = 1;
-        while k < 22 {
-            table[n][k] = if n == 0 {
-                0
-            } else {
-                table[n - 1][k - 1] + table[n - 1][k]
-            };
-            k += 1;
-        }
-        n += 1;
-    }
-    table
-}
-
 /// `BINOMIALS[n][k]` = C(n, k) for n, k <= 21.
-const BINOMIALS: [[u32; 22]; 22] = build_binomials();
+const BINOMIALS: [[u32; 22]; 22] = binomial_table();
 
 /// Bits per chunk of a compressed set in the rank table.
 const CHUNK_BITS: usize = 7;

@@ -44,7 +44,8 @@ pub enum TigerChildren<'a> {
 pub struct GoatChildren<'a> {
     /// Goats to move in the same layer (after a step).
     pub step: (&'a [u8], &'a PlacementIndex),
-    /// Goats to move in the next layer (after a capture), or `None` when a capture wins.
+    /// Goats to move in the next layer (after a capture), or `None` when a capture wins (also
+    /// given for a layer without goats on the board, where no capture can happen).
     pub capture: Option<(&'a [u8], &'a PlacementIndex)>,
 }
 
