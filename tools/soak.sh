@@ -117,6 +117,11 @@ if [ "$burn" = 1 ]; then
 fi
 
 echo "soak: $games games at $limit, concurrency $concurrency, burner: $([ "$burn" = 1 ] && echo on || echo off); records in $out/" >&2
+# CPU time the hypervisor took from this machine (the "steal" column of /proc/stat, in clock
+# ticks): on a virtual machine, stalls that no setting of the engine can prevent.
+steal() { awk '/^cpu / { print $9 }' /proc/stat 2>/dev/null || echo 0; }
+steal_before=$(steal)
+start=$(date +%s)
 status=0
 # shellcheck disable=SC2086
 "$referee" \
@@ -127,7 +132,12 @@ status=0
     -recover -ratinginterval 0 -jsonout "$out/soak.jsonl" \
     >"$out/referee.out" 2>"$out/referee.err" || status=$?
 stop_burner
+steal_after=$(steal)
 grep -E '^(Score of|Elo|Time of)' "$out/referee.out" || true
+if [ -n "$steal_before" ] && [ -n "$steal_after" ]; then
+    ticks=$(getconf CLK_TCK 2>/dev/null || echo 100)
+    echo "CPU steal (time the hypervisor took from this machine) during the run: $(((steal_after - steal_before) * 1000 / ticks)) ms in $(($(date +%s) - start)) s"
+fi
 if [ "$status" != 0 ]; then
     echo "soak: the referee exited with status $status (see $out/referee.err)" >&2
 fi
