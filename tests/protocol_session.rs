@@ -184,6 +184,18 @@ fn moves_our_settings_forbid_are_played_with_a_warning() {
     let mv = best.split_whitespace().nth(1).unwrap().parse().unwrap();
     session.game().check_move(mv).unwrap();
     out.take();
+    // A GUI resends the game with each move: the warning is not repeated in this game...
+    let resent = format!("position fen {fen} moves e1d1 c3 {mv}");
+    assert!(send(&mut session, &out, &resent).is_empty());
+    assert_eq!(session.game().ply(), 3);
+    // ...but is given again in the next one.
+    assert!(send(&mut session, &out, "ucinewgame").is_empty());
+    let lines = send(&mut session, &out, &resent);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string warning: moves index 0: e1d1"),
+        "{lines:?}"
+    );
     // Changing the rules keeps the arbiter's moves.
     assert!(send(
         &mut session,
@@ -192,7 +204,7 @@ fn moves_our_settings_forbid_are_played_with_a_warning() {
     )
     .is_empty());
     assert!(!session.game().rules().forced_capture);
-    assert_eq!(session.game().ply(), 2);
+    assert_eq!(session.game().ply(), 3);
     assert!(send(
         &mut session,
         &out,
@@ -200,7 +212,7 @@ fn moves_our_settings_forbid_are_played_with_a_warning() {
     )
     .is_empty());
     assert!(session.game().rules().forced_capture);
-    assert_eq!(session.game().ply(), 2);
+    assert_eq!(session.game().ply(), 3);
 }
 
 #[test]

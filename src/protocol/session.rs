@@ -10,6 +10,7 @@ use super::slot::{Observer, SearchSlot};
 use super::ugi::{format_response, Dialect, Query, UNREADABLE_QUERY_ANSWER};
 use crate::engine::{Engine, Limits, SearchStatus, TablebaseStatus};
 use crate::{Game, Move, Position};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// Whether the session goes on after a line.
@@ -20,6 +21,9 @@ pub enum Flow {
     /// `quit`: the caller should call [`Session::shutdown`] and exit.
     Quit,
 }
+
+/// Rule-conflict warnings remembered at most (then forgotten, and given again).
+const MAX_WARNED: usize = 10_000;
 
 /// Longest wait of an `isready` for the tablebases' checksums.
 const TABLE_CHECK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
@@ -37,6 +41,9 @@ pub struct Session {
     dialect: Option<Dialect>,
     /// Tables were loaded since the last `isready`, which waits for their checksums.
     tables_to_check: bool,
+    /// Rule conflicts already warned about in this game (start position, move index, move), so
+    /// that a GUI resending the game every move sees each warning once.
+    warned: HashSet<(Position, usize, Move)>,
 }
 
 impl Session {
@@ -52,6 +59,7 @@ impl Session {
             debug: false,
             dialect: None,
             tables_to_check: false,
+            warned: HashSet::new(),
         }
     }
 
@@ -128,6 +136,7 @@ impl Session {
             Command::NewGame(command) => {
                 self.require_idle(command)?;
                 self.engine.new_game();
+                self.warned.clear();
             }
             Command::Query(query) => self.query(query),
             Command::Position {
@@ -295,7 +304,13 @@ impl Session {
     ) -> Result<(), CommandError> {
         self.stop_search();
         let followed = self.engine.set_position(start, moves);
+        if self.warned.len() > MAX_WARNED {
+            self.warned.clear();
+        }
         for (index, mv, conflict) in &followed.conflicts {
+            if !self.warned.insert((start, *index, *mv)) {
+                continue;
+            }
             info_string(
                 self.out.as_ref(),
                 &format!(
