@@ -7,6 +7,7 @@
 //! - [`engine`] (with [`search`] and [`bench`](mod@bench)): a protocol-free engine core;
 //! - [`protocol`]: the UCI-style text protocol around the engine core;
 //! - [`referee`]: matches between engine processes, with its own rules check;
+//! - [`tuning`]: the evaluation fitted to tablebase-labelled positions (for tools);
 //! - [`gui`]: the browser GUI, a web server driving engine processes through the referee layer.
 
 pub mod bitboard;
@@ -30,6 +31,7 @@ pub mod protocol;
 pub mod referee;
 pub mod search;
 pub mod tablebase;
+pub mod tuning;
 
 pub use bitboard::Bitboard;
 pub use game::Game;

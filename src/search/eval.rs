@@ -5,6 +5,7 @@
 //! trapped tigers lose), goats the tigers can capture next move, goats the tigers can never
 //! jump (corners, and goats shielded by other goats), and compact goat formations.
 
+use crate::position::TOTAL_GOATS;
 use crate::tables::{shift, JUMPS, JUMP_FROM, NEIGHBOURS, STEP_FROM};
 use crate::{Bitboard, Position, Rules, Side, Square};
 
@@ -19,23 +20,69 @@ const CORNERS: Bitboard = Bitboard((1 << 0) | (1 << 4) | (1 << 20) | (1 << 24));
 /// The edge points other than corners.
 const EDGES: Bitboard = Bitboard(0b11111_10001_10001_10001_11111 & !CORNERS.0);
 
-/// Names of the evaluation terms, in the order [`terms`] returns them.
-/// Number of terms, the total included.
-pub const TERM_COUNT: usize = 10;
+/// Number of evaluation features.
+pub const FEATURE_COUNT: usize = 17;
 
-/// Names of the evaluation terms, in the order [`terms`] returns them.
-pub const TERM_NAMES: [&str; TERM_COUNT] = [
+/// Names of the features, in the order [`features`] returns them.
+pub const FEATURE_NAMES: [&str; FEATURE_COUNT] = [
     "captured",
+    "last_capture",
     "tiger_mobility",
-    "trapped_tigers",
-    "en_prise",
-    "exposed_goats",
-    "goat_edges",
+    "trapped",
+    "trapped_pairs",
+    "nearly_trapped",
+    "threat",
+    "threat_extra",
+    "threatened",
+    "exposed",
+    "corner_goats",
+    "edge_goats",
     "goat_links",
     "tiger_space",
     "tiger_region",
-    "total",
+    "tempo",
+    "strong_goats",
 ];
+
+/// Number of terms of [`terms`]: one per feature, then the total.
+pub const TERM_COUNT: usize = FEATURE_COUNT + 1;
+
+/// Names of the evaluation terms, in the order [`terms`] returns them.
+pub const TERM_NAMES: [&str; TERM_COUNT] = {
+    let mut names = ["total"; TERM_COUNT];
+    let mut i = 0;
+    while i < FEATURE_COUNT {
+        names[i] = FEATURE_NAMES[i];
+        i += 1;
+    }
+    names
+};
+
+/// Feature values of a position, from the goats' view (see [`features`]).
+pub type Features = [Value; FEATURE_COUNT];
+
+/// Weights per feature at the start of the placement phase (20 goats in hand) and in the
+/// movement phase (none in hand); in between they are interpolated by the goats in hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// With all 20 goats in hand.
+    pub placement: Features,
+    /// With no goat in hand.
+    pub movement: Features,
+}
+
+impl Default for Weights {
+    /// The fitted weights of [`super::eval_weights`].
+    fn default() -> Weights {
+        Weights {
+            placement: super::eval_weights::PLACEMENT,
+            movement: super::eval_weights::MOVEMENT,
+        }
+    }
+}
+
+/// The points with diagonal lines (eight neighbours in the middle of the board).
+const STRONG_POINTS: Bitboard = Bitboard(0b10101_01010_10101_01010_10101);
 
 /// Goats the tigers could capture now: the points jumped over by some legal capture.
 pub fn capturable_goats(position: &Position) -> Bitboard {
@@ -94,45 +141,36 @@ fn tiger_moves(position: &Position, square: Square, empty: Bitboard) -> u32 {
     count
 }
 
-/// All terms from the goats' view, without the total.
-fn goat_terms(position: &Position, rules: &Rules, params: &Params) -> [Value; TERM_COUNT - 1] {
+/// The features of `position` from the goats' view: counts (or 0/1 flags) that the weights turn
+/// into goat units. `rules` gives the captures the tigers need.
+pub fn features(position: &Position, rules: &Rules) -> Features {
     let goats = position.goats();
     let tigers = position.tigers();
     let empty = position.empty();
+    let goats_to_move = position.side_to_move() == Side::Goats;
 
     let captured = Value::from(position.goats_captured());
-    let mut captured_term = -params.captured * captured;
-    if captured + 1 >= Value::from(rules.captures_to_win) {
-        captured_term -= params.last_capture;
-    }
+    let last_capture = Value::from(captured + 1 >= Value::from(rules.captures_to_win));
 
-    let mut mobility = 0;
-    let mut trapped = 0;
+    let (mut mobility, mut trapped, mut nearly_trapped) = (0, 0, 0);
     for square in tigers {
         let moves = tiger_moves(position, square, empty) as Value;
         mobility += moves;
-        if moves == 0 {
-            trapped += 1;
-        }
+        trapped += Value::from(moves == 0);
+        nearly_trapped += Value::from(moves == 1);
     }
-    let trapped_term = if trapped == 0 {
-        0
-    } else {
-        params.trapped * trapped + params.trapped_extra * trapped * (trapped - 1)
-    };
 
-    let en_prise = if position.side_to_move() == Side::Goats {
-        // One goat move blocks every capture landing on one point (or moves the goat away):
-        // each further landing point costs a goat.
+    // Goats to move block every capture landing on one point with one move (or move the goat
+    // away): the first landing point is one threat, each further one costs a goat. Tigers to
+    // move: the goats they can capture now.
+    let (mut threat, mut threat_extra, mut threatened) = (0, 0, 0);
+    if goats_to_move {
         let landings = capture_landings(position).count() as Value;
-        if landings == 0 {
-            0
-        } else {
-            -params.single_threat - params.en_prise * (landings - 1)
-        }
+        threat = Value::from(landings > 0);
+        threat_extra = (landings - 1).max(0);
     } else {
-        -params.en_prise * capturable_goats(position).count() as Value
-    };
+        threatened = capturable_goats(position).count() as Value;
+    }
 
     // Goats with a point on both sides along some line, neither holding a goat.
     let mut exposed = Bitboard::EMPTY;
@@ -155,40 +193,68 @@ fn goat_terms(position: &Position, rules: &Rules, params: &Params) -> [Value; TE
     }
 
     [
-        captured_term,
-        -params.tiger_mobility * mobility,
-        trapped_term,
-        en_prise,
-        -params.exposed * exposed.count() as Value,
-        params.corner_goat * (goats & CORNERS).count() as Value
-            + params.edge_goat * (goats & EDGES).count() as Value,
-        params.goat_link * links,
-        -params.tiger_space * tiger_space.count() as Value,
-        -params.tiger_region * tiger_region(position).count() as Value,
+        captured,
+        last_capture,
+        mobility,
+        trapped,
+        trapped * (trapped - 1),
+        nearly_trapped,
+        threat,
+        threat_extra,
+        threatened,
+        exposed.count() as Value,
+        (goats & CORNERS).count() as Value,
+        (goats & EDGES).count() as Value,
+        links,
+        tiger_space.count() as Value,
+        tiger_region(position).count() as Value,
+        if goats_to_move { 1 } else { -1 },
+        (goats & STRONG_POINTS).count() as Value,
     ]
+}
+
+/// The weight of each feature at `in_hand` goats in hand, in twentieths (the placement weight
+/// times `in_hand` plus the movement weight times the rest).
+#[inline]
+fn phase_weight(weights: &Weights, feature: usize, in_hand: Value) -> Value {
+    weights.placement[feature] * in_hand
+        + weights.movement[feature] * (Value::from(TOTAL_GOATS) - in_hand)
 }
 
 /// The evaluation terms from the side to move's view, the total last (same order as
 /// [`TERM_NAMES`]).
 pub fn terms(position: &Position, rules: &Rules, params: &Params) -> [Value; TERM_COUNT] {
-    let goat_view = goat_terms(position, rules, params);
+    let features = features(position, rules);
+    let in_hand = Value::from(position.goats_in_hand());
     let sign = if position.side_to_move() == Side::Goats {
         1
     } else {
         -1
     };
     let mut out = [0; TERM_COUNT];
-    for (slot, value) in out.iter_mut().zip(goat_view) {
-        *slot = sign * value;
+    for (i, &value) in features.iter().enumerate() {
+        out[i] =
+            sign * value * phase_weight(&params.weights, i, in_hand) / Value::from(TOTAL_GOATS);
     }
-    out[TERM_COUNT - 1] = out[..TERM_COUNT - 1].iter().sum();
+    out[FEATURE_COUNT] = evaluate(position, rules, params);
     out
 }
 
 /// The static evaluation from the side to move's view.
 #[inline]
 pub fn evaluate(position: &Position, rules: &Rules, params: &Params) -> Value {
-    terms(position, rules, params)[TERM_COUNT - 1]
+    let features = features(position, rules);
+    let in_hand = Value::from(position.goats_in_hand());
+    let mut sum = 0;
+    for (i, &value) in features.iter().enumerate() {
+        sum += value * phase_weight(&params.weights, i, in_hand);
+    }
+    let goat_view = sum / Value::from(TOTAL_GOATS);
+    if position.side_to_move() == Side::Goats {
+        goat_view
+    } else {
+        -goat_view
+    }
 }
 
 #[cfg(test)]
@@ -224,11 +290,88 @@ mod tests {
         assert!(evaluate(&threatened, &Rules::default(), &Params::default()) > 0);
     }
 
+    fn feature(features: &Features, name: &str) -> Value {
+        features[FEATURE_NAMES.iter().position(|&n| n == name).unwrap()]
+    }
+
+    /// Tiger mobility, trapped and nearly trapped tigers agree with the move generator, over
+    /// random playouts.
+    #[test]
+    fn tiger_features_agree_with_the_move_generator() {
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        let rules = Rules::default();
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut seen_nearly_trapped = false;
+        for _ in 0..200 {
+            let mut game = crate::Game::startpos(rules);
+            while game.outcome().is_none() && game.ply() < 120 {
+                let moves = game.legal_moves();
+                game.play_unchecked(moves[rng.random_range(0..moves.len())]);
+                let position = game.position();
+                if position.side_to_move() != Side::Tigers || game.outcome().is_some() {
+                    continue;
+                }
+                let moves = position.legal_moves(&rules);
+                let per_tiger: Vec<usize> = position
+                    .tigers()
+                    .into_iter()
+                    .map(|sq| moves.iter().filter(|mv| mv.from() == Some(sq)).count())
+                    .collect();
+                let f = features(position, &rules);
+                assert_eq!(
+                    feature(&f, "tiger_mobility") as usize,
+                    moves.len(),
+                    "{position}"
+                );
+                let count = |n: usize| per_tiger.iter().filter(|&&m| m == n).count() as Value;
+                assert_eq!(feature(&f, "trapped"), count(0), "{position}");
+                assert_eq!(feature(&f, "nearly_trapped"), count(1), "{position}");
+                seen_nearly_trapped |= count(1) > 0;
+            }
+        }
+        assert!(seen_nearly_trapped);
+    }
+
+    #[test]
+    fn tempo_belongs_to_the_side_to_move() {
+        let rules = Rules::default();
+        let goats = features(&position("T3T/5/2G2/5/T3T g 19 0"), &rules);
+        let tigers = features(&position("T3T/5/2G2/5/T3T t 19 0"), &rules);
+        assert_eq!(feature(&goats, "tempo"), 1);
+        assert_eq!(feature(&tigers, "tempo"), -1);
+        assert_eq!(feature(&goats, "strong_goats"), 1);
+    }
+
+    /// Placement weights count fully with 20 goats in hand, movement weights with none.
+    #[test]
+    fn weights_follow_the_goats_in_hand() {
+        let rules = Rules::default();
+        let mut params = Params::default();
+        params.weights.placement = [0; FEATURE_COUNT];
+        params.weights.movement = [0; FEATURE_COUNT];
+        params.set("placement.corner_goats", 100).unwrap();
+        params.set("movement.corner_goats", 10).unwrap();
+        // Goats to move, one goat on a corner.
+        let start = position("T3T/5/5/5/T3T g 20 0");
+        assert_eq!(evaluate(&start, &rules, &params), 0);
+        let placing = position("GT2T/5/5/5/T3T t 19 0");
+        let moving = position("GGGGG/GGGGG/GTGGG/GTG1T/1TGGG t 0 1");
+        assert_eq!(evaluate(&placing, &rules, &params), -(100 * 19 + 10) / 20);
+        let corners = (moving.goats() & CORNERS).count() as Value;
+        assert_eq!(evaluate(&moving, &rules, &params), -10 * corners);
+    }
+
     #[test]
     fn terms_sum_to_total() {
         let p = position("T3T/1GGG1/1G1G1/1GGG1/T3T t 12 0");
         let t = terms(&p, &Rules::default(), &Params::default());
-        assert_eq!(t[..TERM_COUNT - 1].iter().sum::<Value>(), t[TERM_COUNT - 1]);
+        // Each term is rounded on its own, so the sum may differ by the rounding.
+        let sum = t[..TERM_COUNT - 1].iter().sum::<Value>();
+        assert!(
+            (sum - t[TERM_COUNT - 1]).abs() < FEATURE_COUNT as Value,
+            "{t:?}"
+        );
         assert_eq!(t.len(), TERM_NAMES.len());
     }
 }

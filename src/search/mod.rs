@@ -24,6 +24,7 @@
 //!   return exact table values, mates adjusted by ply.
 
 pub mod eval;
+pub mod eval_weights;
 pub mod history;
 pub mod limits;
 pub mod options;

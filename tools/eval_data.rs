@@ -1,0 +1,161 @@
+//! Training positions for the evaluation, labelled by the tablebases (`tools/eval.sh` runs it).
+//!
+//! `cargo run --release --example eval_data -- --tables DIR --games 400 --nodes 4000 --seed 1`
+//!
+//! Game `i` starts with 2 to 8 uniformly random plies drawn from a generator seeded with the seed
+//! and `i`; then the engine, without tables, plays both sides at full strength with a node limit
+//! (one thread, a fresh table each game), so the same command gives the same file on every
+//! machine. Every position of the games is written, and so are its near neighbours, the
+//! positions one legal move away, so that the positions the engine meets dominate the data.
+//! Each distinct position is one line in the format of `baghchal::tuning::data` (position,
+//! value for the side to move, plies to the end, critical flag, source).
+//!
+//! Positions the tables do not cover (a missing layer) are left out and counted on stderr.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::PathBuf;
+
+use baghchal::cli::RulesArgs;
+use baghchal::engine::{Engine, EngineOptions, Limits};
+use baghchal::tablebase::{TableRules, Tablebase};
+use baghchal::tuning::data::{Labelled, Source};
+use baghchal::{Game, Position};
+use clap::Parser;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+#[derive(Parser)]
+#[command(about = "Self-play positions labelled by the tablebases, on stdout")]
+struct Args {
+    /// Directory of the tables (movement and placement layers of the same rules).
+    #[arg(long)]
+    tables: PathBuf,
+    /// Games to play.
+    #[arg(long, default_value_t = 400)]
+    games: u64,
+    /// Main-thread nodes per move.
+    #[arg(long, default_value_t = 4_000)]
+    nodes: u64,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Plies after which a game stops (its positions are kept).
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+    /// Games played at once (the output does not depend on it).
+    #[arg(long, default_value_t = 1)]
+    threads: u64,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+/// The positions of game `index`, in order.
+fn play(index: u64, args: &Args) -> Vec<Position> {
+    let rules = args.rules.rules();
+    let mut rng = StdRng::seed_from_u64(args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index);
+    let mut game = Game::startpos(rules);
+    for _ in 0..rng.random_range(2..=8) {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        game.play_unchecked(moves[rng.random_range(0..moves.len())]);
+    }
+    let mut engine = Engine::new(EngineOptions {
+        rules,
+        hash_mb: 16,
+        ..EngineOptions::default()
+    });
+    while game.outcome().is_none() && game.ply() < args.max_plies {
+        engine.set_game(game.clone());
+        let result = engine.search_blocking(Limits {
+            nodes: Some(args.nodes),
+            ..Limits::default()
+        });
+        let Some(mv) = result.best_move else { break };
+        if game.play(mv).is_err() {
+            break;
+        }
+    }
+    game.positions().to_vec()
+}
+
+fn main() {
+    let args = Args::parse();
+    let rules = args.rules.rules();
+    let tables = match Tablebase::open(&args.tables, TableRules::of(&rules)) {
+        Ok(tables) => tables,
+        Err(error) => {
+            eprintln!("eval_data: {error}");
+            std::process::exit(2);
+        }
+    };
+    let threads = args.threads.max(1);
+    let mut games: Vec<(u64, Vec<Position>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|worker| {
+                let args = &args;
+                scope.spawn(move || {
+                    (worker..args.games)
+                        .step_by(threads as usize)
+                        .map(|index| {
+                            let positions = play(index, args);
+                            if index % 20 == 19 {
+                                eprintln!("eval_data: game {} of {}", index + 1, args.games);
+                            }
+                            (index, positions)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| worker.join().expect("a self-play worker panicked"))
+            .collect()
+    });
+    games.sort_by_key(|(index, _)| *index);
+    // Placement layers answer once their checksums are checked.
+    if let Some(placement) = tables.placement() {
+        let corrupt = placement.wait_checked();
+        if !corrupt.is_empty() {
+            eprintln!("eval_data: corrupt tables: {corrupt:?}");
+            std::process::exit(2);
+        }
+    }
+
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut seen = HashSet::new();
+    let (mut written, mut uncovered) = (0u64, 0u64);
+    let mut emit = |position: &Position, source: Source, out: &mut dyn Write| {
+        if !seen.insert(position.to_string()) {
+            return;
+        }
+        match Labelled::new(&tables, position, source) {
+            Some(labelled) => {
+                writeln!(out, "{labelled}").expect("writing");
+                written += 1;
+            }
+            None if position.outcome(&rules).is_none() => uncovered += 1,
+            None => {}
+        }
+    };
+    for (_, positions) in &games {
+        for position in positions {
+            emit(position, Source::Game, &mut out);
+        }
+    }
+    for (_, positions) in &games {
+        for position in positions {
+            for mv in position.legal_moves(&rules).iter() {
+                emit(&position.played(*mv), Source::Near, &mut out);
+            }
+        }
+    }
+    eprintln!(
+        "eval_data: {} games, {} nodes per move, seed {}, rules {}: {written} positions, {uncovered} not covered by the tables",
+        args.games, args.nodes, args.seed, rules
+    );
+}
