@@ -18,8 +18,7 @@ use std::path::PathBuf;
 
 use baghchal::cli::RulesArgs;
 use baghchal::engine::{Engine, EngineOptions, Limits};
-use baghchal::tablebase::{TableRules, Tablebase};
-use baghchal::tuning::data::{Labelled, Source};
+use baghchal::tuning::data::{open_checked, Labelled, Source};
 use baghchal::{Game, Position};
 use clap::Parser;
 use rand::rngs::StdRng;
@@ -84,7 +83,8 @@ fn play(index: u64, args: &Args) -> Vec<Position> {
 fn main() {
     let args = Args::parse();
     let rules = args.rules.rules();
-    let tables = match Tablebase::open(&args.tables, TableRules::of(&rules)) {
+    // Opened (and checked) before the games, so that bad tables stop the run at once.
+    let tables = match open_checked(&args.tables, &rules) {
         Ok(tables) => tables,
         Err(error) => {
             eprintln!("eval_data: {error}");
@@ -116,14 +116,6 @@ fn main() {
             .collect()
     });
     games.sort_by_key(|(index, _)| *index);
-    // Placement layers answer once their checksums are checked.
-    if let Some(placement) = tables.placement() {
-        let corrupt = placement.wait_checked();
-        if !corrupt.is_empty() {
-            eprintln!("eval_data: corrupt tables: {corrupt:?}");
-            std::process::exit(2);
-        }
-    }
 
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

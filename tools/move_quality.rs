@@ -18,8 +18,8 @@ use std::time::Duration;
 use baghchal::cli::RulesArgs;
 use baghchal::engine::{Engine, EngineOptions, Limits};
 use baghchal::search::params::Params;
-use baghchal::tablebase::{TableRules, Tablebase, Wdl};
-use baghchal::tuning::data::{Labelled, Source};
+use baghchal::tablebase::Wdl;
+use baghchal::tuning::data::{open_checked, Labelled, Source};
 use baghchal::{Game, Position};
 use clap::{Parser, ValueEnum};
 
@@ -96,16 +96,8 @@ fn read_positions(args: &Args) -> Result<Vec<Position>, String> {
 
 fn run(args: &Args) -> Result<(), String> {
     let rules = args.rules.rules();
-    let tables =
-        Tablebase::open(&args.tables, TableRules::of(&rules)).map_err(|e| e.to_string())?;
+    let tables = open_checked(&args.tables, &rules)?;
     let positions = read_positions(args)?;
-    // Placement layers answer once their checksums are checked.
-    if let Some(placement) = tables.placement() {
-        let corrupt = placement.wait_checked();
-        if !corrupt.is_empty() {
-            return Err(format!("corrupt tables: {corrupt:?}"));
-        }
-    }
     let mut engine = Engine::new(EngineOptions {
         rules,
         threads: 1,

@@ -221,6 +221,15 @@ fn phase_weight(weights: &Weights, feature: usize, in_hand: Value) -> Value {
         + weights.movement[feature] * (Value::from(TOTAL_GOATS) - in_hand)
 }
 
+/// The weighted sum of `features` at `in_hand` goats in hand (goats' view).
+fn weighted(features: &Features, in_hand: Value, weights: &Weights) -> Value {
+    let mut sum = 0;
+    for (i, &value) in features.iter().enumerate() {
+        sum += value * phase_weight(weights, i, in_hand);
+    }
+    sum / Value::from(TOTAL_GOATS)
+}
+
 /// The evaluation terms from the side to move's view, the total last (same order as
 /// [`TERM_NAMES`]).
 pub fn terms(position: &Position, rules: &Rules, params: &Params) -> [Value; TERM_COUNT] {
@@ -236,20 +245,18 @@ pub fn terms(position: &Position, rules: &Rules, params: &Params) -> [Value; TER
         out[i] =
             sign * value * phase_weight(&params.weights, i, in_hand) / Value::from(TOTAL_GOATS);
     }
-    out[FEATURE_COUNT] = evaluate(position, rules, params);
+    out[FEATURE_COUNT] = sign * weighted(&features, in_hand, &params.weights);
     out
 }
 
 /// The static evaluation from the side to move's view.
 #[inline]
 pub fn evaluate(position: &Position, rules: &Rules, params: &Params) -> Value {
-    let features = features(position, rules);
-    let in_hand = Value::from(position.goats_in_hand());
-    let mut sum = 0;
-    for (i, &value) in features.iter().enumerate() {
-        sum += value * phase_weight(&params.weights, i, in_hand);
-    }
-    let goat_view = sum / Value::from(TOTAL_GOATS);
+    let goat_view = weighted(
+        &features(position, rules),
+        Value::from(position.goats_in_hand()),
+        &params.weights,
+    );
     if position.side_to_move() == Side::Goats {
         goat_view
     } else {

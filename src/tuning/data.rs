@@ -9,10 +9,27 @@
 //! - source: `game` (reached in a game) or `near` (one move from such a position).
 
 use std::fmt;
+use std::path::Path;
 use std::str::FromStr;
 
-use crate::tablebase::{Tablebase, TbValue, Wdl};
-use crate::{Position, Repetition};
+use crate::tablebase::{TableRules, Tablebase, TbValue, Wdl};
+use crate::{Position, Repetition, Rules};
+
+/// The tables of `rules` in `dir`, once every placement layer's checksum is checked (they
+/// answer only then).
+///
+/// # Errors
+/// A message when the tables cannot be opened or a layer is corrupt.
+pub fn open_checked(dir: &Path, rules: &Rules) -> Result<Tablebase, String> {
+    let tables = Tablebase::open(dir, TableRules::of(rules)).map_err(|e| e.to_string())?;
+    if let Some(placement) = tables.placement() {
+        let corrupt = placement.wait_checked();
+        if !corrupt.is_empty() {
+            return Err(format!("corrupt tables: {corrupt:?}"));
+        }
+    }
+    Ok(tables)
+}
 
 /// Where a labelled position comes from.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
