@@ -1,9 +1,10 @@
 //! Static evaluation designed for Bagh Chal, in goat units (100 = one goat).
 //!
-//! Terms are computed from the goats' point of view and negated for the tigers. What matters:
-//! goats captured, how freely the tigers move (a tiger with no move is out of the game, four
-//! trapped tigers lose), goats the tigers can capture next move, goats the tigers can never
-//! jump (corners, and goats shielded by other goats), and compact goat formations.
+//! A weighted sum of features computed from the goats' point of view and negated for the
+//! tigers: goats captured, how freely the tigers move (a tiger with no move is out of the game,
+//! four trapped tigers lose), goats the tigers can capture next move, goats the tigers can never
+//! jump (corners, and goats shielded by other goats), and compact goat formations. Each feature
+//! has a placement and a movement weight, fitted to tablebase values (docs/eval.md).
 
 use crate::position::TOTAL_GOATS;
 use crate::tables::{shift, JUMPS, JUMP_FROM, NEIGHBOURS, STEP_FROM};
