@@ -19,10 +19,9 @@ use std::path::PathBuf;
 use baghchal::cli::RulesArgs;
 use baghchal::engine::{Engine, EngineOptions, Limits};
 use baghchal::tuning::data::{open_checked, Labelled, Source};
-use baghchal::{Game, Position};
+use baghchal::tuning::selfplay::{play_all, random_opening};
+use baghchal::Position;
 use clap::Parser;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 
 #[derive(Parser)]
 #[command(about = "Self-play positions labelled by the tablebases, on stdout")]
@@ -52,15 +51,7 @@ struct Args {
 /// The positions of game `index`, in order.
 fn play(index: u64, args: &Args) -> Vec<Position> {
     let rules = args.rules.rules();
-    let mut rng = StdRng::seed_from_u64(args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index);
-    let mut game = Game::startpos(rules);
-    for _ in 0..rng.random_range(2..=8) {
-        let moves = game.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        game.play_unchecked(moves[rng.random_range(0..moves.len())]);
-    }
+    let mut game = random_opening(rules, args.seed, index);
     let mut engine = Engine::new(EngineOptions {
         rules,
         hash_mb: 16,
@@ -91,31 +82,13 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let threads = args.threads.max(1);
-    let mut games: Vec<(u64, Vec<Position>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|worker| {
-                let args = &args;
-                scope.spawn(move || {
-                    (worker..args.games)
-                        .step_by(threads as usize)
-                        .map(|index| {
-                            let positions = play(index, args);
-                            if index % 20 == 19 {
-                                eprintln!("eval_data: game {} of {}", index + 1, args.games);
-                            }
-                            (index, positions)
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|worker| worker.join().expect("a self-play worker panicked"))
-            .collect()
+    let games = play_all(args.games, args.threads, |index| {
+        let positions = play(index, &args);
+        if index % 20 == 19 {
+            eprintln!("eval_data: game {} of {}", index + 1, args.games);
+        }
+        positions
     });
-    games.sort_by_key(|(index, _)| *index);
 
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -134,12 +107,12 @@ fn main() {
             None => {}
         }
     };
-    for (_, positions) in &games {
+    for positions in &games {
         for position in positions {
             emit(position, Source::Game, &mut out);
         }
     }
-    for (_, positions) in &games {
+    for positions in &games {
         for position in positions {
             for mv in position.legal_moves(&rules).iter() {
                 emit(&position.played(*mv), Source::Near, &mut out);

@@ -14,10 +14,9 @@ use std::io::Write;
 
 use baghchal::cli::RulesArgs;
 use baghchal::engine::{Engine, EngineOptions, Limits};
-use baghchal::{Game, Side};
+use baghchal::tuning::selfplay::{play_all, random_opening};
+use baghchal::Side;
 use clap::Parser;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 
 #[derive(Parser)]
 #[command(about = "Self-play positions with scores and results, as CSV on stdout")]
@@ -44,15 +43,7 @@ struct Args {
 /// The CSV lines of game `index`, or `None` when it was still running at `max_plies`.
 fn play(index: u64, args: &Args) -> Option<Vec<String>> {
     let rules = args.rules.rules();
-    let mut rng = StdRng::seed_from_u64(args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index);
-    let mut game = Game::startpos(rules);
-    for _ in 0..rng.random_range(2..=8) {
-        let moves = game.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        game.play_unchecked(moves[rng.random_range(0..moves.len())]);
-    }
+    let mut game = random_opening(rules, args.seed, index);
     let mut engine = Engine::new(EngineOptions {
         rules,
         ..EngineOptions::default()
@@ -99,30 +90,12 @@ fn play(index: u64, args: &Args) -> Option<Vec<String>> {
 
 fn main() {
     let args = Args::parse();
-    let threads = args.threads.max(1);
-    let mut games: Vec<(u64, Option<Vec<String>>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|worker| {
-                let args = &args;
-                scope.spawn(move || {
-                    (worker..args.games)
-                        .step_by(threads as usize)
-                        .map(|index| (index, play(index, args)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|worker| worker.join().expect("a self-play worker panicked"))
-            .collect()
-    });
-    games.sort_by_key(|(index, _)| *index);
+    let games = play_all(args.games, args.threads, |index| play(index, &args));
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     writeln!(out, "game,ply,repetition,side,hand,captured,score,result").expect("writing");
     let mut left_out = 0;
-    for (_, lines) in games {
+    for lines in games {
         match lines {
             Some(lines) => {
                 for line in lines {

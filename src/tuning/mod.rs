@@ -4,4 +4,5 @@
 //! (docs/eval.md).
 
 pub mod data;
+pub mod selfplay;
 pub mod texel;
