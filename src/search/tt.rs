@@ -195,18 +195,19 @@ impl TranspositionTable {
     /// Empties the table in place, on several threads when it is large.
     pub fn clear(&self) {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let chunk = self.memory.slots().len().div_ceil(threads).max(CLEAR_CHUNK_SLOTS);
+        let slots = self.memory.slots();
+        let chunk = slots.len().div_ceil(threads).max(CLEAR_CHUNK_SLOTS);
         let clear = |slots: &[Slot]| {
             for slot in slots {
                 slot.check.store(0, Ordering::Relaxed);
                 slot.data.store(0, Ordering::Relaxed);
             }
         };
-        if self.memory.slots().len() <= chunk {
-            clear(self.memory.slots());
+        if slots.len() <= chunk {
+            clear(slots);
         } else {
             std::thread::scope(|scope| {
-                for slots in self.memory.slots().chunks(chunk) {
+                for slots in slots.chunks(chunk) {
                     scope.spawn(move || clear(slots));
                 }
             });
