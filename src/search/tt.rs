@@ -5,6 +5,7 @@
 //! are still verified for legality before use.
 
 use std::fmt;
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use memmap2::MmapMut;
@@ -123,29 +124,43 @@ pub(crate) fn limit_allocations_for_tests(megabytes: Option<usize>) {
 /// The table's memory: `count` slots on fresh anonymous pages, which the system maps lazily and
 /// zeroed (so even a 4 GB table is ready at once, with no clearing pass). On Linux the pages are
 /// asked to be huge pages where the system allows it: random probes then miss the TLB far less
-/// (`bench` runs about 20% faster on a 16 MB table).
+/// (`bench`: 1.17 times the nodes per second on the default 16 MB table).
 struct SlotMemory {
-    map: MmapMut,
+    /// Owns the mapping; the slots are reached through `slots`.
+    _map: MmapMut,
+    /// The start of the mapping, taken from a mutable borrow so that the atomics may write.
+    slots: NonNull<Slot>,
     count: usize,
 }
+
+// SAFETY: the mapping is plain memory owned by `SlotMemory`, and every access goes through
+// the `AtomicU64`s of the slots, which may be shared and written from any thread.
+unsafe impl Send for SlotMemory {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for SlotMemory {}
 
 impl SlotMemory {
     /// `None` when the memory is not there.
     fn zeroed(count: usize) -> Option<SlotMemory> {
         let bytes = count.checked_mul(SLOT_BYTES)?.max(1);
-        let map = MmapMut::map_anon(bytes).ok()?;
+        let mut map = MmapMut::map_anon(bytes).ok()?;
         #[cfg(target_os = "linux")]
         if let Err(error) = map.advise(memmap2::Advice::HugePage) {
             log::debug!("no huge pages for the hash table: {error}");
         }
-        Some(SlotMemory { map, count })
+        let slots = NonNull::new(map.as_mut_ptr().cast::<Slot>())?;
+        Some(SlotMemory {
+            _map: map,
+            slots,
+            count,
+        })
     }
 
     fn slots(&self) -> &[Slot] {
         // SAFETY: the mapping is page-aligned (more than a `Slot` needs), at least `count`
-        // slots long and lives as long as `self`. It starts all zero, which is a valid `Slot`
-        // (two `AtomicU64` zeros), and is only ever accessed through these atomics.
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<Slot>(), self.count) }
+        // slots long, never moves and lives as long as `self`. It starts all zero, which is a
+        // valid `Slot` (two `AtomicU64` zeros), and is only ever accessed through these atomics.
+        unsafe { std::slice::from_raw_parts(self.slots.as_ptr(), self.count) }
     }
 }
 
