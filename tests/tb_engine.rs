@@ -17,10 +17,15 @@ fn the_root_reports_table_results() {
     let losses = sample(32, 3, |_, value| {
         value.wdl == Wdl::Loss && value.plies_to_end >= Some(2)
     });
+    // Table draws are results under the draw rule only: under forbid, a cycle may run out of
+    // new positions (see the next test).
     let draws = sample(33, 3, |_, value| value.wdl == Wdl::Draw);
-    for start in wins.into_iter().chain(losses).chain(draws) {
+    let games = (wins.into_iter().chain(losses))
+        .map(|start| (start, Repetition::Forbid))
+        .chain(draws.into_iter().map(|start| (start, Repetition::Draw)));
+    for (start, repetition) in games {
         let value = tables().probe(&start).unwrap();
-        let game = Game::new(start, rules(Repetition::Forbid));
+        let game = Game::new(start, rules(repetition));
         let options = EngineOptions {
             show_wdl: true,
             ..EngineOptions::default()
@@ -54,6 +59,25 @@ fn the_root_reports_table_results() {
             assert!(line.outcome().is_some());
         }
     }
+}
+
+#[test]
+fn a_table_draw_the_forbid_rule_wins_is_reported_as_a_true_mate() {
+    // One empty square: the goats' cycle soon runs out of positions not seen before.
+    let start: Position = "GGGGG/GGGGG/1TGGG/GTTGG/GGGGT t 0 0".parse().unwrap();
+    assert_eq!(tables().probe(&start).unwrap().wdl, Wdl::Draw);
+    let mut game = Game::new(start, rules(Repetition::Forbid));
+    let (result, _) = search_with_tables_to(&game, EngineOptions::default(), nodes(100_000));
+    let info = result.info.expect("an info");
+    let Score::Mate(moves @ 1..) = info.score else {
+        panic!("no win found: {:?}", info.score);
+    };
+    // The claim, judged by trying every line of the game: the tigers win within `moves` moves,
+    // and the move played keeps that.
+    let plies = 2 * moves as u32 - 1;
+    assert!(mover_wins_within(&mut game, plies));
+    game.play(result.best_move.unwrap()).unwrap();
+    assert!(mover_loses_within(&mut game, plies - 1));
 }
 
 #[test]

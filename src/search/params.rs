@@ -24,6 +24,10 @@ pub struct Params {
     pub lmr_divisor: Value,
     /// Initial aspiration half-window.
     pub aspiration: Value,
+    /// Least depth for a singular extension test (0 = off).
+    pub singular_depth: Value,
+    /// Singular margin per ply of depth below the hash value.
+    pub singular_margin: Value,
 }
 
 impl Default for Params {
@@ -38,6 +42,8 @@ impl Default for Params {
             capture_extension: 0,
             lmr_divisor: 220,
             aspiration: 35,
+            singular_depth: 6,
+            singular_margin: 2,
         }
     }
 }
@@ -53,6 +59,8 @@ impl Params {
             "capture_extension" => &mut self.capture_extension,
             "lmr_divisor" => &mut self.lmr_divisor,
             "aspiration" => &mut self.aspiration,
+            "singular_depth" => &mut self.singular_depth,
+            "singular_margin" => &mut self.singular_margin,
             _ => return None,
         })
     }

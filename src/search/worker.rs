@@ -16,6 +16,9 @@ use super::time::{Control, TimePlan};
 use super::tt::TranspositionTable;
 
 mod quiescence;
+mod singular;
+
+use singular::Singular;
 
 /// Stored in the table when no static evaluation was computed.
 const NO_EVAL: Value = -INFINITE;
@@ -62,6 +65,10 @@ pub struct Worker<'a> {
     reductions: Vec<i32>,
     /// Whether the move into each ply was a null move.
     null_played: Vec<bool>,
+    /// The move left out at each ply by a singular test's search (see [`singular`]).
+    excluded: Vec<Option<Move>>,
+    /// Depth of the current iteration, which bounds how far extensions reach.
+    root_depth: i32,
     /// Whether aborting is allowed (not during the first iteration).
     pub(crate) can_abort: bool,
     /// Set once the search must unwind; results after it are discarded.
@@ -106,6 +113,8 @@ impl<'a> Worker<'a> {
                 .collect(),
             reductions: reduction_table(params.lmr_divisor),
             null_played: vec![false; MAX_PLY + 2],
+            excluded: vec![None; MAX_PLY + 2],
+            root_depth: 0,
             can_abort: false,
             aborted: false,
             tb: None,
@@ -203,6 +212,7 @@ impl<'a> Worker<'a> {
         beta: Value,
         pv_node: bool,
     ) -> Value {
+        self.root_depth = depth;
         self.path.truncate(1);
         self.path.push(child.hash());
         let value = -self.search(child, depth - 1, -beta, -alpha, 1, pv_node);
@@ -236,6 +246,9 @@ impl<'a> Worker<'a> {
             return alpha;
         }
 
+        // A singular test's search of this node without its hash move: no cutoffs from the
+        // table or the evaluation, and nothing stored.
+        let excluded = self.excluded[ply];
         let key = position.hash();
         let entry = self.tt.probe(key);
         let mut hash_move = None;
@@ -243,6 +256,7 @@ impl<'a> Worker<'a> {
             hash_move = entry.mv;
             let value = from_tt(entry.value, ply);
             if !pv_node
+                && excluded.is_none()
                 && entry.depth >= depth
                 && match entry.bound {
                     Bound::Exact => true,
@@ -263,8 +277,9 @@ impl<'a> Worker<'a> {
             .map(|entry| entry.eval)
             .filter(|&eval| eval != NO_EVAL);
         let margin = self.params.futility_margin;
-        let needs_eval =
-            !pv_node && ((margin > 0 && depth <= 3) || (self.params.null_move != 0 && depth >= 3));
+        let needs_eval = !pv_node
+            && excluded.is_none()
+            && ((margin > 0 && depth <= 3) || (self.params.null_move != 0 && depth >= 3));
         let static_eval = match stored_eval {
             Some(eval) => eval,
             None if needs_eval => evaluate(position, &self.rules, self.params),
@@ -274,6 +289,7 @@ impl<'a> Worker<'a> {
         // Reverse futility: far above beta near the leaves, with no capture to fear.
         if static_eval != NO_EVAL
             && !pv_node
+            && excluded.is_none()
             && margin > 0
             && depth <= 3
             && !is_mate(beta)
@@ -287,6 +303,7 @@ impl<'a> Worker<'a> {
         if self.params.null_move != 0
             && static_eval != NO_EVAL
             && !pv_node
+            && excluded.is_none()
             && depth >= 3
             && static_eval >= beta
             && !is_mate(beta)
@@ -322,6 +339,18 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Singular extension of the hash move, or a multi-cut.
+        let mut singular_move = None;
+        if let (Some(entry), Some(mv), None) = (entry, hash_move, excluded) {
+            if moves.contains(&mv) {
+                match self.singular(position, &entry, mv, depth, beta, ply) {
+                    Singular::Extend(mv) => singular_move = Some(mv),
+                    Singular::Cut(value) => return value,
+                    Singular::No => {}
+                }
+            }
+        }
+
         let mut scores = [0i32; crate::movelist::MAX_MOVES];
         self.heuristics
             .score_moves(position, &moves, hash_move, ply, &mut scores[..moves.len()]);
@@ -331,10 +360,16 @@ impl<'a> Worker<'a> {
         let mut best_move = None;
         for index in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, index);
+            if Some(mv) == excluded {
+                continue;
+            }
             let quiet = !mv.is_capture() && scores[index] < 900_000;
             let child = position.played(mv);
             // Captures are few (each removes a goat), so extending them cannot run away.
-            let extension = i32::from(self.params.capture_extension != 0 && mv.is_capture());
+            let extension = i32::from(
+                (self.params.capture_extension != 0 && mv.is_capture())
+                    || Some(mv) == singular_move,
+            );
             let new_depth = depth - 1 + extension;
             self.path.push(child.hash());
             let value = if index == 0 {
@@ -386,6 +421,9 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
+        }
+        if excluded.is_some() {
+            return best_value;
         }
         let bound = if best_value >= beta {
             Bound::Lower

@@ -105,8 +105,17 @@ pub fn sample(
     found
 }
 
-/// Searches `game` with tables and returns the result and the infos.
+/// Searches `game` with tables for 3,000 nodes and returns the result and the infos.
 pub fn search_with_tables(game: &Game, options: EngineOptions) -> (SearchResult, Vec<SearchInfo>) {
+    search_with_tables_to(game, options, nodes(3000))
+}
+
+/// Searches `game` with tables within `limits` and returns the result and the infos.
+pub fn search_with_tables_to(
+    game: &Game,
+    options: EngineOptions,
+    limits: Limits,
+) -> (SearchResult, Vec<SearchInfo>) {
     let mut engine = Engine::new(EngineOptions {
         rules: *game.rules(),
         tablebase_path: Some(table_dir().to_path_buf()),
@@ -114,7 +123,7 @@ pub fn search_with_tables(game: &Game, options: EngineOptions) -> (SearchResult,
     });
     engine.set_game(game.clone());
     let mut recorder = Recorder::default();
-    let result = engine.search_blocking_with(nodes(3000), &mut recorder);
+    let result = engine.search_blocking_with(limits, &mut recorder);
     (result, recorder.infos)
 }
 
@@ -125,4 +134,36 @@ pub fn after_move(position: &Position, mv: baghchal::Move) -> TbValue {
         plies_to_end: value.plies_to_end.map(|plies| plies + 1),
         ..value
     }
+}
+
+/// Whether the side to move in `game` wins within `plies` plies against every defence, found by
+/// trying every line of the game itself (repetition rule included, no hash table): the judge of
+/// a search's `mate` claims that the tables cannot check.
+pub fn mover_wins_within(game: &mut Game, plies: u32) -> bool {
+    let mover = game.position().side_to_move();
+    plies > 0
+        && game.legal_moves().iter().any(|&mv| {
+            game.play(mv).expect("a legal move");
+            let won = match game.outcome() {
+                Some(outcome) => outcome.winner() == Some(mover),
+                None => mover_loses_within(game, plies - 1),
+            };
+            game.undo();
+            won
+        })
+}
+
+/// Whether the side to move in `game` (not over) loses within `plies` plies, whatever it plays.
+pub fn mover_loses_within(game: &mut Game, plies: u32) -> bool {
+    let mover = game.position().side_to_move();
+    plies > 0
+        && game.legal_moves().iter().all(|&mv| {
+            game.play(mv).expect("a legal move");
+            let lost = match game.outcome() {
+                Some(outcome) => outcome.winner().is_some_and(|side| side != mover),
+                None => mover_wins_within(game, plies - 1),
+            };
+            game.undo();
+            lost
+        })
 }

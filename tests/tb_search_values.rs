@@ -1,0 +1,54 @@
+//! The search without tables against the tables (captures to win 2): every result it claims
+//! is true, and the short wins are found. Under the draw rule, with no game history, table
+//! values are the game's values.
+
+mod tb_common;
+
+use baghchal::engine::Score;
+use baghchal::tablebase::Wdl;
+use baghchal::{Game, Repetition};
+use tb_common::*;
+
+/// Table wins at most this many plies away must be found.
+const SHORT_WIN: u16 = 9;
+
+#[test]
+fn search_results_agree_with_the_tables() {
+    let positions = sample(61, 80, |_, _| true);
+    let (mut wins, mut losses, mut short_wins) = (0, 0, 0);
+    for start in positions {
+        let value = tables().probe(&start).unwrap();
+        let mut engine = engine(&Game::new(start, rules(Repetition::Draw)), false);
+        let info = engine.search_blocking(nodes(20_000)).info.expect("an info");
+        match info.score {
+            Score::Mate(moves) if moves > 0 => {
+                // Wins within `moves` moves: the tables' fastest win is no longer.
+                wins += 1;
+                assert_eq!(value.wdl, Wdl::Win, "{start}: {:?}", info.score);
+                assert!(value.plies_to_end.unwrap() < 2 * moves as u16, "{start}");
+            }
+            Score::Mate(moves) => {
+                // Lost within `-moves` moves: the tables' slowest loss is no longer.
+                losses += 1;
+                assert_eq!(value.wdl, Wdl::Loss, "{start}: {:?}", info.score);
+                assert!(
+                    value.plies_to_end.unwrap() <= 2 * (-moves) as u16,
+                    "{start}"
+                );
+            }
+            Score::Cp(_) => {}
+        }
+        if value.wdl == Wdl::Win && value.plies_to_end.unwrap() <= SHORT_WIN {
+            short_wins += 1;
+            assert!(
+                matches!(info.score, Score::Mate(moves) if moves > 0),
+                "{start}: a win in {:?} plies missed: {:?}",
+                value.plies_to_end,
+                info.score
+            );
+        }
+    }
+    eprintln!("claimed wins {wins}, claimed losses {losses}, short wins {short_wins}");
+    // The sample holds claims of both kinds, so the checks above were exercised.
+    assert!(wins > 0 && losses > 0 && short_wins > 0);
+}
