@@ -6,11 +6,12 @@
 # Defaults: TC=5+0.05, CONCURRENCY=number of cores, ELO0=0, ELO1=5 (normalized Elo,
 # alpha = beta = 0.05). Openings are generated once (openings.txt, seed 1) with the base engine
 # as the checker. Records go to sprt-<date>.pgn and .jsonl; rerun the same command with
-# RESUME=1 to continue an interrupted test.
+# RESUME=1 to continue an interrupted test. REPETITION=draw plays under the draw rule (default:
+# forbid, the rules' default); OUT, OPENINGS, SEED and REFEREE override the rest.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
-    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 new=$1
@@ -42,5 +43,6 @@ exec "$referee" \
     -games 2 -rounds 50000 -concurrency "$concurrency" \
     -openings "file=$openings" order=random -seed "${SEED:-1}" \
     -sprt "elo0=$elo0" "elo1=$elo1" alpha=0.05 beta=0.05 \
+    -repetition "${REPETITION:-forbid}" \
     -recover -ratinginterval 20 \
     -pgnout "$out.pgn" -jsonout "$out.jsonl" "${resume[@]}"

@@ -111,6 +111,9 @@ mod tests {
         assert_eq!(params.weights.movement[threatened], 60);
         params.set("lmr_divisor", 300).unwrap();
         assert_eq!(params.lmr_divisor, 300);
+        params.set("singular_depth", 0).unwrap();
+        params.set("singular_margin", 3).unwrap();
+        assert_eq!((params.singular_depth, params.singular_margin), (0, 3));
         assert!(params.set("middle.threatened", 1).is_err());
         assert_eq!(
             params.set("nonsense", 1).unwrap_err(),
