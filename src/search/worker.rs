@@ -341,13 +341,11 @@ impl<'a> Worker<'a> {
 
         // Singular extension of the hash move, or a multi-cut.
         let mut singular_move = None;
-        if let (Some(entry), Some(mv), None) = (entry, hash_move, excluded) {
-            if moves.contains(&mv) {
-                match self.singular(position, &entry, mv, depth, beta, ply) {
-                    Singular::Extend(mv) => singular_move = Some(mv),
-                    Singular::Cut(value) => return value,
-                    Singular::No => {}
-                }
+        if let (Some(entry), None) = (entry, excluded) {
+            match self.singular(position, &entry, &moves, depth, beta, ply) {
+                Singular::Extend(mv) => singular_move = Some(mv),
+                Singular::Cut(value) => return value,
+                Singular::No => {}
             }
         }
 

@@ -5,7 +5,7 @@
 use super::Worker;
 use crate::search::score::{from_tt, is_mate, Bound, Value};
 use crate::search::tt::TtEntry;
-use crate::{Move, Position};
+use crate::{Move, MoveList, Position};
 
 /// What the singular test found at a node.
 pub(super) enum Singular {
@@ -18,18 +18,21 @@ pub(super) enum Singular {
 }
 
 impl Worker<'_> {
-    /// Tests whether the hash move `mv` of `entry` (legal here) is singular at a node with
-    /// `depth` plies left: the other moves, searched to half the depth, all fail below the
+    /// Tests whether the hash move of `entry` is singular at a node with `depth` plies left
+    /// and legal `moves`: the other moves, searched to half the depth, all fail below the
     /// hash value less [`Params::singular_margin`](crate::search::params::Params) per ply.
     pub(super) fn singular(
         &mut self,
         position: &Position,
         entry: &TtEntry,
-        mv: Move,
+        moves: &MoveList,
         depth: i32,
         beta: Value,
         ply: usize,
     ) -> Singular {
+        let Some(mv) = entry.mv else {
+            return Singular::No;
+        };
         let min_depth = self.params.singular_depth;
         if min_depth <= 0
             || depth < min_depth
@@ -37,6 +40,8 @@ impl Worker<'_> {
             || entry.depth < depth - 3
             // Extensions stop growing the tree beyond twice the iteration's depth.
             || ply >= 2 * self.root_depth.max(1) as usize
+            // The hash move is unverified (another position may share the slot).
+            || !moves.contains(&mv)
         {
             return Singular::No;
         }
