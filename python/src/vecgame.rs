@@ -384,9 +384,10 @@ impl VecGame {
     }
 
     /// The position string of game `i`.
-    fn position(&self, i: usize) -> PyResult<String> {
-        self.slots
-            .get(i)
+    fn position(&self, i: i64) -> PyResult<String> {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| self.slots.get(i))
             .map(|slot| slot.game.position().to_string())
             .ok_or_else(|| {
                 value_error(format!(

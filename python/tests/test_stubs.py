@@ -1,0 +1,16 @@
+"""The .pyi stubs match the native module (mypy's stubtest) and type-check the docs' style of use."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def test_stubtest_passes() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "baghchal_engine", "--ignore-missing-stub"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -1,0 +1,113 @@
+"""The oracle: small tables (CapturesToWin 1, placement included) generated from Python and
+probed from Python agree with `baghchal tb probe`; batched probes agree with single ones."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import baghchal_engine as bc
+from conftest import random_game, run_cli
+
+RULES = bc.Rules(captures_to_win=1)
+
+
+@pytest.fixture(scope="module")
+def tables_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("tb")
+    calls = []
+    bc.generate_tablebase(directory, RULES, placement=True, threads=2, progress=lambda *a: calls.append(a))
+    # Progress came with phases and counts that end complete.
+    assert calls and all(isinstance(p, str) and 0 <= d <= t for p, d, t in calls)
+    assert any(d == t for _, d, t in calls)
+    return directory
+
+
+def cli_probe(engine_bin: str, directory: Path, position: str) -> dict:
+    out = run_cli(engine_bin, "tb", "probe", str(directory), position)
+    fields = dict(line.split(": ", 1) if ": " in line else (line.rstrip(":"), "") for line in out.splitlines())
+    return fields
+
+
+def test_probes_equal_the_cli(engine_bin: str, tables_dir: Path) -> None:
+    tables = bc.Tablebase(tables_dir)
+    assert tables.rules == RULES and tables.has_placement and tables.corrupt_layers == []
+    rng = random.Random(2)
+    boards = []
+    for _ in range(60):
+        game = random_game(RULES, rng)
+        boards += rng.sample(game, min(2, len(game)))
+    assert any(b.goats_in_hand == 0 for b in boards) and any(b.goats_in_hand > 0 for b in boards)
+    for board in boards:
+        value = tables.probe(board)
+        fields = cli_probe(engine_bin, tables_dir, board.position())
+        assert value is not None
+        assert value.wdl == fields["value"]
+        assert fields["distance"] == ("none" if value.distance is None else str(value.distance))
+        moves = []
+        for move, after in tables.best_moves_with_values(board):
+            moves.append(str(move) if after.wdl == "draw" or after.distance is None else f"{move}({after.distance})")
+        assert " ".join(moves) == fields["moves"]
+        assert [str(m) for m in tables.best_moves(board)] == [m.split("(")[0] for m in moves]
+
+
+def test_batched_probes_equal_single_ones(tables_dir: Path) -> None:
+    tables = bc.Tablebase(tables_dir, RULES)
+    game = bc.VecGame(200, rules=RULES, seed=4)
+    game.reset()
+    for _ in range(3):
+        game.step_random(7)
+        wdl, distance = tables.probe_many(*game.positions())
+        for i in range(len(game)):
+            value = tables.probe(bc.Board(game.position(i), RULES))
+            code = {"win": 1, "draw": 0, "loss": -1}[value.wdl] if value is not None else -2
+            assert wdl[i] == code
+            assert distance[i] == (-1 if value is None or value.distance is None else value.distance)
+    assert set(wdl.tolist()) <= {1, 0, -1}
+
+
+def test_tablebase_errors(tables_dir: Path, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="table file not found"):
+        bc.Tablebase(tmp_path)
+    with pytest.raises(ValueError, match="table file not found|generated for"):
+        bc.Tablebase(tables_dir, bc.Rules(captures_to_win=2))
+    tables = bc.Tablebase(tables_dir)
+    with pytest.raises(ValueError, match="the tables are for ForcedCapture=false CapturesToWin=1, the board plays ForcedCapture=false CapturesToWin=5"):
+        tables.probe(bc.Board())
+    one = np.array([0], dtype=np.uint32)
+    small = np.array([0], dtype=np.uint8)
+    with pytest.raises(ValueError, match="entry 0: 0 tigers on the board: expected 4"):
+        tables.probe_many(one, one, small, small, small)
+    with pytest.raises(ValueError, match="arrays of different lengths"):
+        tables.probe_many(one, np.zeros(2, np.uint32), small, small, small)
+    with pytest.raises(ValueError, match="entry 0: side 7"):
+        tables.probe_many(np.array([0b1_0001_0000_0000_0000_0001_0001], np.uint32), one, np.array([7], np.uint8), np.array([20], np.uint8), small)
+    with pytest.raises(ValueError, match="invalid max_in_hand 0"):
+        bc.generate_tablebase(tmp_path, RULES, placement=True, max_in_hand=0)
+    with pytest.raises(ValueError, match="CapturesToWin=6"):
+        bc.generate_tablebase(tmp_path, bc.Rules(captures_to_win=6))
+
+
+def test_corrupt_tables_are_reported_not_used(tables_dir: Path, tmp_path: Path) -> None:
+    import shutil
+
+    def damaged(name: str) -> Path:
+        copy = tmp_path / name
+        shutil.copytree(tables_dir, copy)
+        layer = copy / name
+        data = bytearray(layer.read_bytes())
+        data[-1] ^= 0xFF
+        layer.write_bytes(bytes(data))
+        return copy
+
+    with pytest.raises(ValueError, match="corrupt table file: checksum mismatch"):
+        bc.Tablebase(damaged("layer-0.bctb"))
+    tables = bc.Tablebase(damaged("place-05-0.bctb"))
+    assert len(tables.corrupt_layers) == 1 and tables.corrupt_layers[0].endswith("place-05-0.bctb")
+    # A position of that layer is not covered any more; one of another layer still is.
+    five = bc.Board("T3T/GGGGG/GGGGG/GGGGG/T3T t 5 0", RULES)
+    assert tables.probe(five) is None
+    assert bc.Tablebase(tables_dir).probe(five) is not None
