@@ -25,7 +25,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         directory = args.tables or scratch
         if not args.tables:
-            bc.generate_tablebase(directory, rules, placement=True)
+            bc.generate_tablebase(directory, rules, placement=True, max_in_hand=4)
         tables = bc.Tablebase(directory)
         env = bc.env(rules=rules, max_plies=200)
         rng = np.random.default_rng(args.seed)

@@ -117,9 +117,10 @@ fn limit_tokens(
         }
     }
     if let Some(seconds) = time {
-        if !seconds.is_finite() || seconds < 0.0 {
+        // The range is the protocol's (movetime in ms); only a non-number is refused here.
+        if !seconds.is_finite() {
             return Err(value_error(format!(
-                "invalid time {seconds}: expected seconds >= 0"
+                "invalid time {seconds}: expected seconds"
             )));
         }
         tokens.push("movetime".to_string());

@@ -28,11 +28,16 @@ def cli_perft(engine_bin: str, board: bc.Board, depth: int) -> int:
 def test_perft_equals_the_cli(engine_bin: str, rules: bc.Rules) -> None:
     rng = random.Random(str(rules))
     boards = [bc.Board(rules=rules)]
-    while len(boards) < 4:
-        game = random_game(rules, rng, max_plies=120)
-        movement = [b for b in game if b.goats_in_hand == 0 and not b.is_game_over()]
-        if movement:
-            boards.append(rng.choice(movement))
+    # Three positions from random games, from the movement phase when a game reaches it (with
+    # one capture to win, most end before).
+    for _ in range(3):
+        candidates = []
+        for _ in range(20):
+            game = [b for b in random_game(rules, rng, max_plies=120) if not b.is_game_over()]
+            candidates = [b for b in game if b.goats_in_hand == 0] or candidates or game[-3:]
+            if candidates and candidates[0].goats_in_hand == 0:
+                break
+        boards.append(rng.choice(candidates))
     for board in boards:
         depth = 4 if board.goats_in_hand else 5
         assert board.perft(depth) == cli_perft(engine_bin, board, depth), board.position()

@@ -13,13 +13,15 @@ import baghchal_engine as bc
 from conftest import random_game, run_cli
 
 RULES = bc.Rules(captures_to_win=1)
+MAX_IN_HAND = 4
 
 
 @pytest.fixture(scope="module")
 def tables_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("tb")
     calls = []
-    bc.generate_tablebase(directory, RULES, placement=True, threads=2, progress=lambda *a: calls.append(a))
+    # Placement layers up to 4 goats in hand: seconds (all 20 take far longer).
+    bc.generate_tablebase(directory, RULES, placement=True, max_in_hand=MAX_IN_HAND, threads=2, progress=lambda *a: calls.append(a))
     # Progress came with phases and counts that end complete.
     assert calls and all(isinstance(p, str) and 0 <= d <= t for p, d, t in calls)
     assert any(d == t for _, d, t in calls)
@@ -39,8 +41,11 @@ def test_probes_equal_the_cli(engine_bin: str, tables_dir: Path) -> None:
     boards = []
     for _ in range(60):
         game = random_game(RULES, rng)
-        boards += rng.sample(game, min(2, len(game)))
+        covered = [b for b in game if b.goats_in_hand <= MAX_IN_HAND]
+        boards += rng.sample(covered, min(2, len(covered)))
     assert any(b.goats_in_hand == 0 for b in boards) and any(b.goats_in_hand > 0 for b in boards)
+    above = bc.Board("T3T/GGGGG/GGGGG/GGGGG/T3T t 5 0", RULES)
+    assert tables.probe(above) is None and tables.best_moves(above) == []
     for board in boards:
         value = tables.probe(board)
         fields = cli_probe(engine_bin, tables_dir, board.position())
@@ -56,23 +61,25 @@ def test_probes_equal_the_cli(engine_bin: str, tables_dir: Path) -> None:
 
 def test_batched_probes_equal_single_ones(tables_dir: Path) -> None:
     tables = bc.Tablebase(tables_dir, RULES)
-    game = bc.VecGame(200, rules=RULES, seed=4)
+    game = bc.VecGame(200, rules=RULES, seed=4, max_plies=60)
     game.reset()
-    for _ in range(3):
-        game.step_random(7)
+    covered = 0
+    for _ in range(6):
+        game.step_random(11)
         wdl, distance = tables.probe_many(*game.positions())
         for i in range(len(game)):
             value = tables.probe(bc.Board(game.position(i), RULES))
             code = {"win": 1, "draw": 0, "loss": -1}[value.wdl] if value is not None else -2
             assert wdl[i] == code
             assert distance[i] == (-1 if value is None or value.distance is None else value.distance)
-    assert set(wdl.tolist()) <= {1, 0, -1}
+        covered += int((wdl != -2).sum())
+    assert covered >= 10
 
 
 def test_tablebase_errors(tables_dir: Path, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="table file not found"):
         bc.Tablebase(tmp_path)
-    with pytest.raises(ValueError, match="table file not found|generated for"):
+    with pytest.raises(ValueError, match="table file made for rules"):
         bc.Tablebase(tables_dir, bc.Rules(captures_to_win=2))
     tables = bc.Tablebase(tables_dir)
     with pytest.raises(ValueError, match="the tables are for ForcedCapture=false CapturesToWin=1, the board plays ForcedCapture=false CapturesToWin=5"):
@@ -87,7 +94,7 @@ def test_tablebase_errors(tables_dir: Path, tmp_path: Path) -> None:
         tables.probe_many(np.array([0b1_0001_0000_0000_0000_0001_0001], np.uint32), one, np.array([7], np.uint8), np.array([20], np.uint8), small)
     with pytest.raises(ValueError, match="invalid max_in_hand 0"):
         bc.generate_tablebase(tmp_path, RULES, placement=True, max_in_hand=0)
-    with pytest.raises(ValueError, match="CapturesToWin=6"):
+    with pytest.raises(ValueError, match="invalid captures to win 6: tablebases cover 1..5"):
         bc.generate_tablebase(tmp_path, bc.Rules(captures_to_win=6))
 
 
@@ -105,9 +112,9 @@ def test_corrupt_tables_are_reported_not_used(tables_dir: Path, tmp_path: Path) 
 
     with pytest.raises(ValueError, match="corrupt table file: checksum mismatch"):
         bc.Tablebase(damaged("layer-0.bctb"))
-    tables = bc.Tablebase(damaged("place-05-0.bctb"))
-    assert len(tables.corrupt_layers) == 1 and tables.corrupt_layers[0].endswith("place-05-0.bctb")
+    tables = bc.Tablebase(damaged("place-03-0.bctb"))
+    assert len(tables.corrupt_layers) == 1 and tables.corrupt_layers[0].endswith("place-03-0.bctb")
     # A position of that layer is not covered any more; one of another layer still is.
-    five = bc.Board("T3T/GGGGG/GGGGG/GGGGG/T3T t 5 0", RULES)
+    five = bc.Board("T1G1T/GGGGG/GGGGG/GGGGG/TG2T t 3 0", RULES)
     assert tables.probe(five) is None
     assert bc.Tablebase(tables_dir).probe(five) is not None

@@ -32,7 +32,6 @@ class EngineProtocolError(EngineError):
     """The engine answered something that is not a valid reply (a malformed or illegal move)."""
 
 
-_GO_SLACK = 10.0
 
 
 class ProtocolEngine:
@@ -135,7 +134,7 @@ class ProtocolEngine:
         """Sends isready, returns the error messages seen before readyok."""
         self._send("isready")
         deadline = self._deadline()
-        errors = []
+        errors: List[str] = []
         while True:
             line = self._read(deadline, "readyok")
             if line == "readyok":
@@ -183,7 +182,7 @@ class ProtocolEngine:
     def _go(self, board: Board, limits: str, time: Optional[float]) -> tuple:
         self._set_board(board)
         self._send(("go " + limits).strip())
-        deadline = self._deadline(_GO_SLACK + (time or 0.0))
+        deadline = self._deadline(time or 0.0)
         infos: Dict[int, Dict[str, Any]] = {}
         while True:
             line = self._read(deadline, "bestmove")

@@ -34,7 +34,7 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(AECEnv):
     """Bagh Chal as a PettingZoo AEC game (see the module's documentation)."""
 
-    metadata = {
+    metadata: Dict[str, Any] = {
         "render_modes": ["human", "ansi"],
         "name": "baghchal_v0",
         "is_parallelizable": False,

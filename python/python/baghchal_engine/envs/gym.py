@@ -25,7 +25,7 @@ Opponent = Union[str, int, Engine, Callable[[Board], Move]]
 class BaghChalEnv(gym.Env):
     """Bagh Chal for one agent against a fixed opponent (see the module's documentation)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata: Dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(
         self,
