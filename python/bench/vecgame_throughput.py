@@ -10,12 +10,17 @@ figures to quote; the ratios between lines are what to compare.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 
-import numpy as np
+# One core: numpy's BLAS threads would otherwise spin beside the measured loop.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import baghchal_engine as bc
+import numpy as np  # noqa: E402
+
+import baghchal_engine as bc  # noqa: E402
 
 
 def timed(label: str, run, seconds: float) -> float:

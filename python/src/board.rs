@@ -80,7 +80,8 @@ impl Rules {
     }
 }
 
-/// Goats (move first) or tigers.
+/// Goats (move first) or tigers (upper case: Python's convention for enum members).
+#[allow(clippy::upper_case_acronyms)]
 #[pyclass(module = "baghchal_engine", eq, eq_int, frozen, hash, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Side {
@@ -162,14 +163,14 @@ impl Move {
     }
 
     /// The origin point (`None` for a placement).
-    #[getter]
-    fn from_square(&self) -> Option<String> {
+    #[getter(from_square)]
+    fn origin(&self) -> Option<String> {
         self.inner.from().map(|s| s.to_string())
     }
 
     /// The target point.
-    #[getter]
-    fn to_square(&self) -> String {
+    #[getter(to_square)]
+    fn target(&self) -> String {
         self.inner.to().to_string()
     }
 

@@ -22,6 +22,12 @@ impl Slot {
         Slot { game, legal }
     }
 
+    /// Back to the start position, keeping the history's memory (no allocation per game).
+    fn restart(&mut self) {
+        while self.game.undo().is_some() {}
+        self.legal = self.game.legal_moves();
+    }
+
     /// Plays a legal move; returns the outcome, if the game ended.
     fn play(&mut self, mv: Move) -> Option<Outcome> {
         self.game.play_unchecked(mv);
@@ -63,7 +69,6 @@ pub struct VecGame {
 
 impl VecGame {
     fn run_step(&mut self, moves: &[Move], out: &mut StepOut) {
-        let rules = self.rules;
         let max_plies = self.max_plies;
         for (i, (slot, &mv)) in self.slots.iter_mut().zip(moves).enumerate() {
             let mover = slot.game.position().side_to_move();
@@ -87,7 +92,7 @@ impl VecGame {
                     Some(_) => -1.0,
                     None => 0.0,
                 };
-                *slot = Slot::new(rules);
+                slot.restart();
                 self.finished_games += 1;
             }
             encoding::write_observation(&slot.game, &slot.legal, observation);
@@ -268,6 +273,7 @@ impl VecGame {
     /// game is restarted at once, so its observation and mask are the new game's; its reward
     /// (+1 the mover won, -1 lost, 0 draw or cut) and `done` belong to the finished one, whose
     /// last observation is in `final_observations()`.
+    #[allow(clippy::type_complexity)]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
@@ -324,7 +330,7 @@ impl VecGame {
                     let mv = slot.legal[this.rng.random_range(0..slot.legal.len())];
                     let done = slot.play(mv).is_some() || slot.game.ply() >= this.max_plies;
                     if done {
-                        *slot = Slot::new(this.rules);
+                        slot.restart();
                         this.finished_games += 1;
                     }
                 }
