@@ -52,7 +52,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tablebase::Tablebase>()?;
     m.add_class::<tablebase::Value>()?;
     m.add_class::<engine::Engine>()?;
-    m.add_function(wrap_pyfunction!(tablebase::generate_tablebase, m)?)?;
+    m.add_function(wrap_pyfunction!(tablebase::_generate_tablebase, m)?)?;
     m.add_function(wrap_pyfunction!(action_permutation, m)?)?;
     m.add_function(wrap_pyfunction!(square_permutation, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;

@@ -229,10 +229,11 @@ impl Tablebase {
     }
 }
 
-/// Generates (or resumes) tables into `directory`; see `generate_tablebase` in docs/python.md.
+/// Generates (or resumes) tables into `directory`; `baghchal_engine.generate_tablebase` (in
+/// `tables.py`) wraps it with a default progress display.
 #[pyfunction]
 #[pyo3(signature = (directory, rules=None, placement=false, max_in_hand=20, threads=None, progress=None))]
-pub fn generate_tablebase(
+pub fn _generate_tablebase(
     py: Python<'_>,
     directory: PathBuf,
     rules: Option<Rules>,

@@ -55,6 +55,15 @@ def test_gymnasium_check_env(play_as: str, opponent: object) -> None:
     assert reward == -1 and terminated and "illegal_action" in info
 
 
+def test_gymnasium_make_and_render() -> None:
+    import gymnasium
+
+    env = gymnasium.make("baghchal_engine/BaghChal-v0", play_as="goats", render_mode="ansi")
+    check_env(env.unwrapped)
+    env.reset(seed=3)
+    assert "T3T/5/5/5/T3T g 20 0" in env.render()
+
+
 def test_gymnasium_episode_against_the_engine_ends_with_a_result() -> None:
     env = BaghChalEnv(play_as="tigers", opponent=bc.Engine({"Seed": 2, "Hash": 1}), opponent_nodes=300, max_plies=80)
     env.reset(seed=0)

@@ -92,6 +92,8 @@ def test_tablebase_errors(tables_dir: Path, tmp_path: Path) -> None:
         tables.probe_many(one, np.zeros(2, np.uint32), small, small, small)
     with pytest.raises(ValueError, match="entry 0: side 7"):
         tables.probe_many(np.array([0b1_0001_0000_0000_0000_0001_0001], np.uint32), one, np.array([7], np.uint8), np.array([20], np.uint8), small)
+    with pytest.raises(ValueError, match="entry 0: bit sets must use bits 0..24 only"):
+        tables.probe_many(np.array([1 << 25], np.uint32), one, small, small, small)
     with pytest.raises(ValueError, match="invalid max_in_hand 0"):
         bc.generate_tablebase(tmp_path, RULES, placement=True, max_in_hand=0)
     with pytest.raises(ValueError, match="invalid captures to win 6: tablebases cover 1..5"):

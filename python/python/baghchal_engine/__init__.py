@@ -20,9 +20,9 @@ from baghchal_engine._native import (
     VecGame,
     __version__,
     action_permutation,
-    generate_tablebase,
     square_permutation,
 )
+from baghchal_engine.tables import generate_tablebase
 from baghchal_engine.protocol import (
     EngineError,
     EngineProtocolError,

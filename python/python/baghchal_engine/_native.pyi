@@ -22,7 +22,7 @@ __all__ = [
     "__version__",
     "_panic_for_test",
     "action_permutation",
-    "generate_tablebase",
+    "_generate_tablebase",
     "square_permutation",
 ]
 
@@ -201,7 +201,7 @@ class Engine:
     def new_game(self) -> None: ...
     def tablebase_status(self) -> str: ...
 
-def generate_tablebase(
+def _generate_tablebase(
     directory: Union[str, PathLike[str]],
     rules: Optional[Rules] = None,
     placement: bool = False,

@@ -5,7 +5,8 @@ legal move from the environment's seeded generator), an int 0..20 (the engine at
 `Skill Level`, seeded from the environment's seed), an `Engine`, or any callable
 `board -> Move`. Observation: the 8 planes (float32, (8, 5, 5)); action: one of 425
 (`Move.from_action`); `action_masks()` gives the legal actions (for maskable PPO), also in
-`info["action_mask"]`. Rewards: +1 win, -1 loss, 0 draw or cut at `max_plies`; an illegal
+`info["action_mask"]`. Also registered as `gymnasium.make("baghchal_engine/BaghChal-v0")`
+(after importing this module). Rewards: +1 win, -1 loss, 0 draw or cut at `max_plies`; an illegal
 action ends the episode with -1 (`info["illegal_action"]`).
 """
 
@@ -121,3 +122,8 @@ class BaghChalEnv(gym.Env):
             print(text)
             return None
         return text
+
+
+ENV_ID = "baghchal_engine/BaghChal-v0"
+if ENV_ID not in gym.registry:
+    gym.register(id=ENV_ID, entry_point="baghchal_engine.envs.gym:BaghChalEnv")
