@@ -2,7 +2,7 @@
 //! option table), limits checked by the protocol's `go` parser, searches without the GIL.
 
 use crate::board::{Board, Move};
-use crate::shield::{released, value_error};
+use crate::shield::{released, shielded, value_error};
 use baghchal::engine::{Engine as Core, SearchInfo, SearchObserver, SearchResult, SearchStatus};
 use baghchal::protocol::options::Settings;
 use baghchal::protocol::parse_go;
@@ -175,11 +175,13 @@ impl Engine {
                     .0;
             }
         }
-        let core = Core::new(settings.engine.clone());
-        if core.tablebase_status().error().is_some() {
-            return Err(value_error(core.tablebase_status()));
-        }
-        Ok(Engine { core, settings })
+        shielded(|| {
+            let core = Core::new(settings.engine.clone());
+            if core.tablebase_status().error().is_some() {
+                return Err(value_error(core.tablebase_status()));
+            }
+            Ok(Engine { core, settings })
+        })
     }
 
     /// The move the engine plays on `board` within the limits (depth in plies, nodes, time in
