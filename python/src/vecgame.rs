@@ -6,6 +6,7 @@ use crate::shield::{released, value_error};
 use baghchal::{Game, Move, MoveList, Outcome};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
+use pyo3::types::IntoPyDict;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -153,6 +154,21 @@ impl VecGame {
     }
 }
 
+/// Any sequence of integers as a contiguous int64 array (`ValueError` for anything else).
+fn as_actions<'py>(
+    py: Python<'py>,
+    actions: &Bound<'py, PyAny>,
+) -> PyResult<PyReadonlyArray1<'py, i64>> {
+    let kwargs = [("dtype", "int64")].into_py_dict(py)?;
+    let array = py
+        .import("numpy")?
+        .call_method("ascontiguousarray", (actions,), Some(&kwargs))
+        .map_err(|e| value_error(format!("invalid actions: {e}")))?;
+    array
+        .extract::<PyReadonlyArray1<'py, i64>>()
+        .map_err(|_| value_error("invalid actions: expected one integer per game (a 1-d array)"))
+}
+
 type Arrays<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>);
 
 #[pymethods]
@@ -277,13 +293,14 @@ impl VecGame {
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        actions: PyReadonlyArray1<'py, i64>,
+        actions: &Bound<'py, PyAny>,
     ) -> PyResult<(
         Bound<'py, PyAny>,
         Bound<'py, PyAny>,
         Bound<'py, PyArray1<f32>>,
         Bound<'py, PyArray1<bool>>,
     )> {
+        let actions = as_actions(py, actions)?;
         let actions = actions.as_slice().map_err(value_error)?;
         let n = self.slots.len();
         if actions.len() != n {

@@ -97,7 +97,14 @@ def test_bad_actions_and_arguments() -> None:
         game.step(np.array([999, 12], dtype=np.int64))
     with pytest.raises(ValueError, match="3 actions for 2 games"):
         game.step(np.array([12, 12, 12], dtype=np.int64))
+    with pytest.raises(ValueError, match="invalid actions: expected one integer per game"):
+        game.step(np.zeros((2, 2), dtype=np.int64))
+    with pytest.raises(ValueError, match="invalid actions"):
+        game.step(["c3", "d3"])
     assert [game.position(0), game.position(1)] == before  # nothing moved
+    # Any sequence of integers will do.
+    game.step([bc.Move("c3").action(), bc.Move("c3").action()])
+    assert game.position(0) == game.position(1) != before[0]
     with pytest.raises(ValueError, match="invalid game 5"):
         game.position(5)
     with pytest.raises(ValueError, match="invalid game -1"):
