@@ -48,8 +48,9 @@ pub enum TbCommand {
         #[arg(long)]
         threads: Option<usize>,
     },
-    /// Check checksums and that every stored value agrees with its successors (placement
-    /// layers present too, from 1 goat in hand up to the first missing count).
+    /// Check checksums (all of them, whatever the verified stamps say) and that every stored
+    /// value agrees with its successors (placement layers present too, from 1 goat in hand up
+    /// to the first missing count).
     Verify {
         /// Directory of the layer files.
         dir: PathBuf,

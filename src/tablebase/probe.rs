@@ -79,17 +79,23 @@ impl Tablebase {
         let mut layers = Vec::new();
         let mut headers = Vec::new();
         let mut statuses = Vec::new();
-        for captured in 0..rules.captures_to_win {
-            let path = layer_path(dir, captured);
-            let (header, payload, status) = open_layer_stamped(&path, stamps, check)?;
-            // The index itself is built on the first probe of the layer, not here.
-            let positions = u64::from(CLASSES_PER_LAYER[usize::from(captured)]);
-            check_header(&path, &header, rules, 0, captured, positions)?;
-            layers.push(payload);
-            headers.push(header);
-            statuses.push(status);
-        }
+        let mut open_all = || -> Result<(), TablebaseError> {
+            for captured in 0..rules.captures_to_win {
+                let path = layer_path(dir, captured);
+                let (header, payload, status) = open_layer_stamped(&path, stamps, check)?;
+                // The index itself is built on the first probe of the layer, not here.
+                let positions = u64::from(CLASSES_PER_LAYER[usize::from(captured)]);
+                check_header(&path, &header, rules, 0, captured, positions)?;
+                layers.push(payload);
+                headers.push(header);
+                statuses.push(status);
+            }
+            Ok(())
+        };
+        let opened = open_all();
+        // Also after a failure: the layers checked before it keep their stamps.
         stamps.save();
+        opened?;
         Ok(Tablebase {
             rules,
             dir: dir.to_path_buf(),

@@ -9,7 +9,9 @@
 //! tables at once never leave a torn file: the last one to rename wins, having merged what the
 //! file held just before. A stamp file that is unreadable, malformed or fails its checksum is
 //! ignored (every file is checked), never trusted. Where the directory is read-only, files are
-//! checked at every open and a warning says so.
+//! checked at every open and a warning says so. A file modified less than 2 s before its check
+//! is not stamped (coarse timestamps could hide a write just after the check), nor is a file
+//! `tb gen` just wrote: a stamp always means the bytes were read back and found good.
 //!
 //! What a stamp trusts: that nobody changed a file's bytes while keeping its length, times and
 //! inode. Writes through the file system always move the status-change time (which no user can

@@ -1,5 +1,5 @@
 //! Probe latency on existing tables (release build):
-//! `cargo bench --bench tb_probe -- DIR [cold] [samples=N]`.
+//! `cargo run --release --example tb_probe_latency -- DIR [cold] [samples=N]`.
 //!
 //! Opens the tables in DIR (timing the open), then probes seeded random positions one at a time,
 //! movement and placement separately, timing each probe: the first pass over the samples touches
@@ -25,7 +25,9 @@ fn main() {
         .filter(|a| !a.starts_with('-'))
         .collect();
     let Some(dir) = args.first().map(PathBuf::from) else {
-        eprintln!("usage: cargo bench --bench tb_probe -- DIR [cold] [samples=N]");
+        eprintln!(
+            "usage: cargo run --release --example tb_probe_latency -- DIR [cold] [samples=N]"
+        );
         return;
     };
     let cold = args.iter().any(|a| a == "cold");
