@@ -3,9 +3,10 @@
 use super::generate::Progress;
 use super::placement::generate::{generate_placement, PlacementReport, MAX_IN_HAND};
 use super::placement::verify::verify_placement;
+use super::probe_text::{answer, probe_batch};
 use super::solve::{generate_tables, LayerReport};
 use super::verify::verify_tables;
-use super::{TableRules, Tablebase, Wdl};
+use super::{TableRules, Tablebase};
 use crate::Position;
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -47,8 +48,9 @@ pub enum TbCommand {
         #[arg(long)]
         threads: Option<usize>,
     },
-    /// Check checksums and that every stored value agrees with its successors (placement
-    /// layers present too, from 1 goat in hand up to the first missing count).
+    /// Check checksums (all of them, whatever the verified stamps say) and that every stored
+    /// value agrees with its successors (placement layers present too, from 1 goat in hand up
+    /// to the first missing count).
     Verify {
         /// Directory of the layer files.
         dir: PathBuf,
@@ -60,11 +62,13 @@ pub enum TbCommand {
         #[arg(long)]
         threads: Option<usize>,
     },
-    /// Print the value of a position and the moves that keep it.
+    /// Print the value of a position and the moves that keep it; with "-" for the position,
+    /// answer each line of stdin with one tab-separated line (docs/tablebase.md).
     Probe {
         /// Directory of the layer files.
         dir: PathBuf,
-        /// Position string, e.g. "GGGGG/GGGGG/GGTGG/GGTGT/T2GG t 0 1".
+        /// Position string, e.g. "GGGGG/GGGGG/GGTGG/GGTGT/T2GG t 0 1", or "-" for a batch
+        /// from stdin.
         position: String,
     },
 }
@@ -125,6 +129,27 @@ impl PhaseProgress {
             }
         }
     }
+}
+
+/// Opens tables for `tb probe`, waiting for the placement layers' checksums (those no verified
+/// stamp vouches for); corrupt layers are logged and not used.
+fn open_for_probe(dir: &std::path::Path) -> Result<Tablebase, String> {
+    let tables = Tablebase::open_recorded(dir).map_err(|e| e.to_string())?;
+    if let Some(placement) = tables.placement() {
+        for path in placement.wait_checked() {
+            log::error!("\"{}\": corrupt, not used", path.display());
+        }
+    }
+    let statuses = tables.payload_statuses();
+    let stamped = statuses
+        .iter()
+        .filter(|(_, status)| *status == super::file::PayloadStatus::Stamped)
+        .count();
+    log::debug!(
+        "{} table files, {stamped} vouched for by verified stamps",
+        statuses.len()
+    );
+    Ok(tables)
 }
 
 fn threads_or_default(threads: Option<usize>) -> usize {
@@ -325,36 +350,23 @@ fn run_with_progress(
                 Ok(())
             }
         }
+        TbCommand::Probe { dir, position } if position.trim() == "-" => {
+            let tables = open_for_probe(&dir)?;
+            let summary = probe_batch(&tables, &mut std::io::stdin().lock(), out)?;
+            match summary.errors {
+                0 => Ok(()),
+                errors => Err(format!(
+                    "{errors} of {} lines were errors",
+                    errors + summary.answered
+                )),
+            }
+        }
         TbCommand::Probe { dir, position } => {
             let position: Position = position.trim().parse().map_err(|e| format!("{e}"))?;
-            let tables = Tablebase::open_recorded(&dir).map_err(|e| e.to_string())?;
-            if let Some(placement) = tables.placement() {
-                if let Some(path) = placement.wait_checked().first() {
-                    log::error!("\"{}\": corrupt, not used", path.display());
-                }
-            }
-            let value = tables.probe(&position).ok_or_else(|| {
-                format!(
-                    "position not covered: {} goats in hand, {} captured (no valid placement layer for it; generate it with `tb gen --placement`)",
-                    position.goats_in_hand(),
-                    position.goats_captured()
-                )
-            })?;
-            out!(out, "value: {}", value.wdl);
-            match value.plies_to_end {
-                Some(plies) => out!(out, "distance: {plies}"),
-                None => out!(out, "distance: none"),
-            }
-            let moves: Vec<String> = tables
-                .best_moves_with_values(&position)
-                .iter()
-                .map(|(mv, after)| match (after.wdl, after.plies_to_end) {
-                    (Wdl::Draw, _) | (_, None) => mv.to_string(),
-                    (_, Some(plies)) => format!("{mv}({plies})"),
-                })
-                .collect();
-            out!(out, "moves: {}", moves.join(" "));
-            Ok(())
+            let tables = open_for_probe(&dir)?;
+            let answer = answer(&tables, &position)?;
+            out.write_all(answer.to_lines().as_bytes())
+                .map_err(|e| format!("cannot write the output: {e}"))
         }
     }
 }

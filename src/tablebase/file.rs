@@ -3,6 +3,7 @@
 //! protected by CRC-32 checksums. Movement layers (no goats in hand) store one byte per
 //! position (value and distance); placement layers store 2-bit values, four per byte.
 
+use super::stamp::{FileIdentity, Stamps};
 use super::{Corruption, TableRules, TablebaseError};
 use memmap2::Mmap;
 use std::fmt;
@@ -10,6 +11,7 @@ use std::fs;
 use std::io::{Read, Write};
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 /// File magic.
 pub const MAGIC: [u8; 8] = *b"BAGHTB\r\n";
@@ -270,6 +272,49 @@ impl LayerValues {
     }
 }
 
+/// How opening establishes that a layer file's payload is intact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PayloadCheck {
+    /// Trust a verified stamp that matches the file ([`Stamps`]); check (and stamp) the others.
+    TrustStamps,
+    /// Check every payload checksum whatever the stamps say (`tb verify`); stamp those that pass.
+    Always,
+}
+
+/// Whether a layer file's payload was found intact, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PayloadStatus {
+    /// Not checked yet (placement layers are checked in the background); not used meanwhile.
+    Pending,
+    /// Its checksum was computed over every byte by this process and matched.
+    Checked,
+    /// A verified stamp matching the file's identity vouches for it; not read.
+    Stamped,
+    /// Its checksum did not match: never used.
+    Corrupt,
+}
+
+impl PayloadStatus {
+    /// Whether the layer may answer probes.
+    pub fn is_good(self) -> bool {
+        matches!(self, PayloadStatus::Checked | PayloadStatus::Stamped)
+    }
+}
+
+/// A layer file mapped (or read) with its header, length and rules-independent fields checked,
+/// its payload not yet checked.
+#[derive(Debug)]
+pub struct MappedLayer {
+    /// The checked header.
+    pub header: LayerHeader,
+    /// The values (not yet checked against `payload_crc`).
+    pub values: LayerValues,
+    /// The payload checksum from the header.
+    pub payload_crc: u32,
+    /// The identity of the file as opened, for its verified stamp.
+    pub identity: FileIdentity,
+}
+
 /// Opens and checks a layer file like [`read_layer`], but maps it into memory instead of
 /// reading it, so that processes probing the same tables share one copy in the page cache.
 /// The header and the file length are checked before mapping, the payload checksum after
@@ -281,9 +326,60 @@ impl LayerValues {
 /// # Errors
 /// [`TablebaseError::NotFound`], [`TablebaseError::Io`] or [`TablebaseError::Corrupt`].
 pub fn open_layer(path: &Path) -> Result<(LayerHeader, LayerValues), TablebaseError> {
-    let (header, values, payload_crc) = map_layer(path)?;
-    check_payload(path, &values, payload_crc)?;
-    Ok((header, values))
+    let layer = map_layer(path)?;
+    check_payload(path, &layer.values, layer.payload_crc)?;
+    Ok((layer.header, layer.values))
+}
+
+/// As [`open_layer`], trusting a verified stamp in `stamps` when `check` allows, and recording
+/// one (in memory: [`Stamps::save`] writes them) when the payload checksum is computed and good.
+///
+/// # Errors
+/// As [`open_layer`].
+pub fn open_layer_stamped(
+    path: &Path,
+    stamps: &Stamps,
+    check: PayloadCheck,
+) -> Result<(LayerHeader, LayerValues, PayloadStatus), TablebaseError> {
+    let layer = map_layer(path)?;
+    let status = if is_stamped(path, &layer.identity, stamps, check) {
+        PayloadStatus::Stamped
+    } else {
+        check_and_stamp(path, &layer, stamps)?;
+        PayloadStatus::Checked
+    };
+    Ok((layer.header, layer.values, status))
+}
+
+/// Whether `check` lets a stamp vouch for the file at `path` and `stamps` has a matching one.
+pub fn is_stamped(
+    path: &Path,
+    identity: &FileIdentity,
+    stamps: &Stamps,
+    check: PayloadCheck,
+) -> bool {
+    let name = path.file_name().and_then(|name| name.to_str());
+    check == PayloadCheck::TrustStamps
+        && name.is_some_and(|name| stamps.is_verified(name, identity))
+}
+
+/// Checks a mapped layer's payload checksum; records a stamp for it when good (if the file is
+/// unchanged since it was opened), forgets any when corrupt.
+///
+/// # Errors
+/// [`TablebaseError::Corrupt`] with [`Corruption::PayloadChecksum`].
+pub fn check_and_stamp(
+    path: &Path,
+    layer: &MappedLayer,
+    stamps: &Stamps,
+) -> Result<(), TablebaseError> {
+    let started = SystemTime::now();
+    if let Err(error) = check_payload(path, &layer.values, layer.payload_crc) {
+        stamps.forget(path);
+        return Err(error);
+    }
+    stamps.record_checked(path, &layer.identity, started);
+    Ok(())
 }
 
 /// Checks mapped values against the payload checksum of their header.
@@ -300,12 +396,12 @@ pub fn check_payload(path: &Path, values: &[u8], payload_crc: u32) -> Result<(),
     Ok(())
 }
 
-/// As [`open_layer`] without the payload checksum, which is returned for
-/// [`check_payload`]: for large files checked later, away from the caller's thread.
+/// As [`open_layer`] without the payload checksum, which is left to the caller
+/// ([`check_and_stamp`]): for large files checked later, away from the caller's thread.
 ///
 /// # Errors
 /// [`TablebaseError::NotFound`], [`TablebaseError::Io`] or [`TablebaseError::Corrupt`].
-pub fn map_layer(path: &Path) -> Result<(LayerHeader, LayerValues, u32), TablebaseError> {
+pub fn map_layer(path: &Path) -> Result<MappedLayer, TablebaseError> {
     let io = |source| TablebaseError::Io {
         path: path.to_path_buf(),
         source,
@@ -315,13 +411,15 @@ pub fn map_layer(path: &Path) -> Result<(LayerHeader, LayerValues, u32), Tableba
         reason,
     };
     let mut file = fs::File::open(path).map_err(|source| open_error(path, source))?;
-    let file_len = file.metadata().map_err(io)?.len();
+    let metadata = file.metadata().map_err(io)?;
+    let file_len = metadata.len();
     let mut head = Vec::with_capacity(HEADER_LEN);
     (&mut file)
         .take(HEADER_LEN as u64)
         .read_to_end(&mut head)
         .map_err(io)?;
     let (header, payload_crc) = parse_header(&head, file_len).map_err(corrupt)?;
+    let identity = FileIdentity::new(&metadata, u32_at(&head, 84));
     // SAFETY: the map is read-only and private to this process; the length was checked above,
     // and is checked again below, so no access goes past the end of the file as it was mapped.
     // Undefined behaviour would follow only if another process truncated or rewrote the file
@@ -348,7 +446,12 @@ pub fn map_layer(path: &Path) -> Result<(LayerHeader, LayerValues, u32), Tableba
             found: HEADER_LEN as u64 + values.len() as u64,
         }));
     }
-    Ok((header, values, payload_crc))
+    Ok(MappedLayer {
+        header,
+        values,
+        payload_crc,
+        identity,
+    })
 }
 
 #[cfg(test)]

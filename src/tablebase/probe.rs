@@ -1,13 +1,18 @@
 //! Opening tables and looking up positions.
 
-use super::file::{layer_path, open_layer, LayerHeader, LayerValues};
-use super::index::LayerIndex;
+use super::file::{
+    layer_path, map_layer, open_layer_stamped, placement_path, LayerHeader, LayerValues,
+    PayloadCheck, PayloadStatus,
+};
+use super::index::{LayerIndex, CLASSES_PER_LAYER};
 use super::placement::PlacementTables;
 use super::solve::check_header;
+use super::stamp::Stamps;
 use super::value::{decode_value, TbValue, Wdl};
 use super::{TableRules, TablebaseError};
 use crate::{Move, Position, Repetition, Side};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A full set of movement-phase tables for one rule variant, and the placement layers present
 /// beside them, memory-mapped from their files (so processes probing the same tables share them
@@ -15,24 +20,42 @@ use std::path::Path;
 #[derive(Debug)]
 pub struct Tablebase {
     rules: TableRules,
+    dir: PathBuf,
     /// Per layer (goats captured): goats-to-move values, then tigers-to-move values.
     layers: Vec<LayerValues>,
     headers: Vec<LayerHeader>,
+    /// Per layer: checked now, or vouched for by a verified stamp.
+    statuses: Vec<PayloadStatus>,
     /// Placement layers, when any are present.
     placement: Option<PlacementTables>,
 }
 
 impl Tablebase {
-    /// Opens and validates (magic, version, checksums, sizes, rules) the tables in `dir` for
-    /// `rules` (for a game's rules: [`TableRules::of`]; the repetition rule does not change
-    /// stored values, cycles are draws). Placement layers present are opened too; their
-    /// payload checksums are checked in the background ([`PlacementTables`]).
+    /// Opens and validates (magic, version, header checksum, sizes, rules, payload checksum)
+    /// the tables in `dir` for `rules` (for a game's rules: [`TableRules::of`]; the repetition
+    /// rule does not change stored values, cycles are draws). A file with a matching verified
+    /// stamp ([`super::stamp`]) is not read for its payload checksum; the others are checked
+    /// and stamped. Placement layers present are opened too; their payload checksums (where no
+    /// stamp vouches for them) are checked in the background ([`PlacementTables`]).
     ///
     /// # Errors
     /// A missing, unreadable, corrupt or mismatched file, or rules the tables do not cover.
     pub fn open(dir: &Path, rules: TableRules) -> Result<Tablebase, TablebaseError> {
-        let mut tables = Tablebase::open_movement(dir, rules)?;
-        let placement = PlacementTables::open(dir, rules)?;
+        Tablebase::open_with(dir, rules, PayloadCheck::TrustStamps)
+    }
+
+    /// As [`Tablebase::open`], choosing whether verified stamps are trusted.
+    ///
+    /// # Errors
+    /// As [`Tablebase::open`].
+    pub fn open_with(
+        dir: &Path,
+        rules: TableRules,
+        check: PayloadCheck,
+    ) -> Result<Tablebase, TablebaseError> {
+        let stamps = Arc::new(Stamps::load(dir));
+        let mut tables = Tablebase::open_movement_with(dir, rules, &stamps, check)?;
+        let placement = PlacementTables::open(dir, rules, stamps, check)?;
         tables.placement = (!placement.is_empty()).then_some(placement);
         Ok(tables)
     }
@@ -42,21 +65,43 @@ impl Tablebase {
     /// # Errors
     /// As [`Tablebase::open`].
     pub fn open_movement(dir: &Path, rules: TableRules) -> Result<Tablebase, TablebaseError> {
+        let stamps = Stamps::load(dir);
+        Tablebase::open_movement_with(dir, rules, &stamps, PayloadCheck::TrustStamps)
+    }
+
+    fn open_movement_with(
+        dir: &Path,
+        rules: TableRules,
+        stamps: &Stamps,
+        check: PayloadCheck,
+    ) -> Result<Tablebase, TablebaseError> {
         rules.check_covered()?;
         let mut layers = Vec::new();
         let mut headers = Vec::new();
-        for captured in 0..rules.captures_to_win {
-            let path = layer_path(dir, captured);
-            let (header, payload) = open_layer(&path)?;
-            let positions = u64::from(LayerIndex::get(usize::from(captured) + 1).len());
-            check_header(&path, &header, rules, 0, captured, positions)?;
-            layers.push(payload);
-            headers.push(header);
-        }
+        let mut statuses = Vec::new();
+        let mut open_all = || -> Result<(), TablebaseError> {
+            for captured in 0..rules.captures_to_win {
+                let path = layer_path(dir, captured);
+                let (header, payload, status) = open_layer_stamped(&path, stamps, check)?;
+                // The index itself is built on the first probe of the layer, not here.
+                let positions = u64::from(CLASSES_PER_LAYER[usize::from(captured)]);
+                check_header(&path, &header, rules, 0, captured, positions)?;
+                layers.push(payload);
+                headers.push(header);
+                statuses.push(status);
+            }
+            Ok(())
+        };
+        let opened = open_all();
+        // Also after a failure: the layers checked before it keep their stamps.
+        stamps.save();
+        opened?;
         Ok(Tablebase {
             rules,
+            dir: dir.to_path_buf(),
             layers,
             headers,
+            statuses,
             placement: None,
         })
     }
@@ -66,8 +111,39 @@ impl Tablebase {
     /// # Errors
     /// As [`Tablebase::open`].
     pub fn open_recorded(dir: &Path) -> Result<Tablebase, TablebaseError> {
-        let (header, _) = open_layer(&layer_path(dir, 0))?;
-        Tablebase::open(dir, header.rules)
+        Tablebase::open_recorded_with(dir, PayloadCheck::TrustStamps)
+    }
+
+    /// As [`Tablebase::open_recorded`], choosing whether verified stamps are trusted.
+    ///
+    /// # Errors
+    /// As [`Tablebase::open`].
+    pub fn open_recorded_with(
+        dir: &Path,
+        check: PayloadCheck,
+    ) -> Result<Tablebase, TablebaseError> {
+        let rules = map_layer(&layer_path(dir, 0))?.header.rules;
+        Tablebase::open_with(dir, rules, check)
+    }
+
+    /// Every layer file opened (movement layers, then placement layers from the fewest goats in
+    /// hand) with the state of its payload check: checked now, vouched for by a stamp, still
+    /// pending (placement layers checked in the background) or corrupt (not used).
+    pub fn payload_statuses(&self) -> Vec<(PathBuf, PayloadStatus)> {
+        let movement = self
+            .statuses
+            .iter()
+            .enumerate()
+            .map(|(captured, &status)| (layer_path(&self.dir, captured as u8), status));
+        let placement = self.placement.iter().flat_map(|placement| {
+            placement.statuses().map(|(layer, status)| {
+                (
+                    placement_path(&self.dir, layer.in_hand, layer.captured),
+                    status,
+                )
+            })
+        });
+        movement.chain(placement).collect()
     }
 
     /// The rules the tables were opened for.

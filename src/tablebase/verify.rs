@@ -4,6 +4,7 @@
 //! distance, stored wins and losses are true ones, and every true win or loss is stored as such,
 //! so the remaining draws are draws.
 
+use super::file::PayloadCheck;
 use super::generate::Progress;
 use super::graph::{Child, LayerGraph, GOATS};
 use super::index::Board;
@@ -82,7 +83,8 @@ pub fn value_from_successors(
     }
 }
 
-/// Checks every layer of the tables in `dir` (rules read from the files).
+/// Checks every layer of the tables in `dir` (rules read from the files). Every payload
+/// checksum is computed, whatever the verified stamps say (and the files are stamped).
 ///
 /// # Errors
 /// Missing, unreadable, corrupt or inconsistent files.
@@ -91,7 +93,7 @@ pub fn verify_tables(
     threads: usize,
     progress: Progress,
 ) -> Result<(Tablebase, Vec<LayerCheck>), TablebaseError> {
-    let tables = Tablebase::open_recorded(dir)?;
+    let tables = Tablebase::open_recorded_with(dir, PayloadCheck::Always)?;
     let rules = tables.rules();
     let mut checks = Vec::new();
     for captured in 0..rules.captures_to_win {

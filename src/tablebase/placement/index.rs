@@ -237,8 +237,9 @@ pub struct PlacementIndex {
     pub ranked: usize,
     /// Ranked sets per tiger class: C(21, ranked).
     pub slots: u32,
-    /// Compressed ranked sets by rank.
-    unrank: Vec<u32>,
+    /// Compressed ranked sets by rank, built on first decode (probes only encode, so opening
+    /// tables does not pay for them).
+    unrank: OnceLock<Vec<u32>>,
 }
 
 impl PlacementIndex {
@@ -252,13 +253,12 @@ impl PlacementIndex {
         let ranks_goats = goats < empties;
         let ranked = goats.min(empties);
         let slots = BINOMIALS[NON_TIGER_POINTS][ranked];
-        let unrank = (0..slots).map(|rank| unrank21(rank, ranked)).collect();
         PlacementIndex {
             layer,
             ranks_goats,
             ranked,
             slots,
-            unrank,
+            unrank: OnceLock::new(),
         }
     }
 
@@ -299,7 +299,10 @@ impl PlacementIndex {
         let class = (index / u64::from(self.slots)) as usize;
         let rank = (index % u64::from(self.slots)) as usize;
         let points = &Frames::get().classes[class];
-        let ranked = expand(self.unrank[rank], points.ascending);
+        let unrank = self
+            .unrank
+            .get_or_init(|| (0..self.slots).map(|r| unrank21(r, self.ranked)).collect());
+        let ranked = expand(unrank[rank], points.ascending);
         let goats = if self.ranks_goats {
             ranked
         } else {

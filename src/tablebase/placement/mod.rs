@@ -7,10 +7,12 @@
 //! - [`solve`]: one side of one layer from its children; [`generate`]: the whole run, resumable.
 //! - [`verify`]: every stored value recomputed from its children, independently of the solver.
 //!
-//! Opened tables map their files and check each file's payload checksum on a background
-//! thread, from 20 goats in hand down: a layer answers probes only once its checksum is known
-//! to be good, so a large set of files costs no start-up time, and a corrupt file is reported
-//! and never used. The engine's `isready` waits for the check (see protocol.md).
+//! Opened tables map their files. A layer with a matching verified stamp ([`super::stamp`])
+//! answers at once; the others have their payload checksum checked on a background thread, from
+//! 20 goats in hand down: such a layer answers probes only once its checksum is known to be
+//! good (and is then stamped), so a large set of files costs no start-up time, and a corrupt
+//! file is reported and never used. The engine's `isready` waits for the check (see
+//! protocol.md).
 
 pub mod generate;
 pub mod index;
@@ -18,7 +20,11 @@ pub mod packed;
 pub mod solve;
 pub mod verify;
 
-use super::file::{check_payload, map_layer, placement_path, LayerHeader, LayerValues};
+use super::file::{
+    check_and_stamp, is_stamped, map_layer, placement_path, LayerHeader, MappedLayer, PayloadCheck,
+    PayloadStatus,
+};
+use super::stamp::Stamps;
 use super::{TableRules, TablebaseError};
 use crate::{Position, Side};
 use generate::{check_placement_header, MAX_IN_HAND};
@@ -34,17 +40,19 @@ pub use super::value::Wdl;
 
 /// Checksum state of a layer: not yet checked.
 const PENDING: u8 = 0;
-/// Checksum state of a layer: good, the layer answers probes.
+/// Checksum state of a layer: checked and good, the layer answers probes.
 const GOOD: u8 = 1;
 /// Checksum state of a layer: bad, the layer is never used.
 const CORRUPT: u8 = 2;
+/// Checksum state of a layer: vouched for by a verified stamp, the layer answers probes.
+const STAMPED: u8 = 3;
+/// The bit shared by the states in which a layer answers probes.
+const USABLE: u8 = 1;
 
 /// One opened placement layer file.
 struct OpenLayer {
-    header: LayerHeader,
     index: PlacementIndex,
-    values: LayerValues,
-    payload_crc: u32,
+    mapped: MappedLayer,
     state: AtomicU8,
 }
 
@@ -72,28 +80,37 @@ impl fmt::Debug for PlacementTables {
 
 impl PlacementTables {
     /// Opens every placement layer file present in `dir` for `rules` (absent layers are left
-    /// out) and starts checking their payloads in the background.
+    /// out). Layers that `stamps` vouch for (when `check` trusts them) answer at once; the
+    /// others are checked in the background, and stamped (the stamp file written) when good.
     ///
     /// # Errors
     /// An unreadable file, a file whose header or length is wrong, or one for other rules.
-    pub fn open(dir: &Path, rules: TableRules) -> Result<PlacementTables, TablebaseError> {
+    pub fn open(
+        dir: &Path,
+        rules: TableRules,
+        stamps: Arc<Stamps>,
+        check: PayloadCheck,
+    ) -> Result<PlacementTables, TablebaseError> {
         let mut layers = BTreeMap::new();
         for layer in solve::layers(rules, MAX_IN_HAND) {
             let path = placement_path(dir, layer.in_hand, layer.captured);
-            let (header, values, payload_crc) = match map_layer(&path) {
+            let mapped = match map_layer(&path) {
                 Ok(opened) => opened,
                 Err(TablebaseError::NotFound { .. }) => continue,
                 Err(error) => return Err(error),
             };
-            check_placement_header(&path, &header, rules, layer)?;
+            check_placement_header(&path, &mapped.header, rules, layer)?;
+            let state = if is_stamped(&path, &mapped.identity, &stamps, check) {
+                STAMPED
+            } else {
+                PENDING
+            };
             layers.insert(
                 layer,
                 OpenLayer {
-                    header,
                     index: PlacementIndex::new(layer),
-                    values,
-                    payload_crc,
-                    state: AtomicU8::new(PENDING),
+                    mapped,
+                    state: AtomicU8::new(state),
                 },
             );
         }
@@ -111,9 +128,13 @@ impl PlacementTables {
             .name("tb-checksums".into())
             .spawn(move || {
                 // From 20 goats in hand down: the layers a game meets first come first.
-                for (layer, open) in layers.iter().rev() {
+                let pending = layers
+                    .iter()
+                    .rev()
+                    .filter(|(_, open)| open.state.load(Ordering::Acquire) == PENDING);
+                for (layer, open) in pending {
                     let path = placement_path(&owned_dir, layer.in_hand, layer.captured);
-                    let state = match check_payload(&path, &open.values, open.payload_crc) {
+                    let state = match check_and_stamp(&path, &open.mapped, &stamps) {
                         Ok(()) => GOOD,
                         Err(error) => {
                             log::error!("{error}: the layer is not used");
@@ -121,6 +142,10 @@ impl PlacementTables {
                         }
                     };
                     open.state.store(state, Ordering::Release);
+                    if state == GOOD {
+                        // Saved layer by layer: an interrupted check keeps what it proved.
+                        stamps.save();
+                    }
                 }
                 if let Ok(mut done) = checked.done.lock() {
                     *done = true;
@@ -200,7 +225,20 @@ impl PlacementTables {
 
     /// The headers of the opened layers (win/draw/loss counts).
     pub fn headers(&self) -> impl Iterator<Item = &LayerHeader> {
-        self.layers.values().map(|open| &open.header)
+        self.layers.values().map(|open| &open.mapped.header)
+    }
+
+    /// The opened layers, from the fewest goats in hand, with the state of their payload check.
+    pub fn statuses(&self) -> impl Iterator<Item = (Layer, PayloadStatus)> + '_ {
+        self.layers.iter().map(|(&layer, open)| {
+            let status = match open.state.load(Ordering::Acquire) {
+                PENDING => PayloadStatus::Pending,
+                GOOD => PayloadStatus::Checked,
+                STAMPED => PayloadStatus::Stamped,
+                _ => PayloadStatus::Corrupt,
+            };
+            (layer, status)
+        })
     }
 
     /// The value for the side to move of a position with goats in hand; `None` when its layer
@@ -211,15 +249,15 @@ impl PlacementTables {
             captured: position.goats_captured(),
         };
         let open = self.layers.get(&layer)?;
-        if open.state.load(Ordering::Acquire) != GOOD {
+        if open.state.load(Ordering::Acquire) & USABLE == 0 {
             return None;
         }
         let at = open.index.encode(position.tigers().0, position.goats().0);
         let side = match position.side_to_move() {
             Side::Goats => 0,
-            Side::Tigers => open.header.side_bytes() as usize,
+            Side::Tigers => open.mapped.header.side_bytes() as usize,
         };
-        let byte = open.values[side + (at >> 2) as usize];
+        let byte = open.mapped.values[side + (at >> 2) as usize];
         packed::wdl_of((byte >> ((at & 3) * 2)) & 3)
     }
 }

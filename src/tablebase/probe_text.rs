@@ -1,0 +1,135 @@
+//! The text of `tb probe`: one position's answer as three lines, or, in batch mode
+//! (`tb probe DIR -`), one tab-separated line per input line (format in docs/tablebase.md).
+
+use super::{Tablebase, TbValue, Wdl};
+use crate::{Move, Position};
+use std::io::{BufRead, Write};
+
+/// A position's value and the moves that keep it (best first, with the value each leaves).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProbeAnswer {
+    /// The value for the side to move.
+    pub value: TbValue,
+    /// The value-preserving moves, best first.
+    pub moves: Vec<(Move, TbValue)>,
+}
+
+/// Probes `position`.
+///
+/// # Errors
+/// A message when the position is not covered by the tables.
+pub fn answer(tables: &Tablebase, position: &Position) -> Result<ProbeAnswer, String> {
+    let value = tables.probe(position).ok_or_else(|| {
+        format!(
+            "position not covered: {} goats in hand, {} captured (no valid placement layer for \
+             it; generate it with `tb gen --placement`)",
+            position.goats_in_hand(),
+            position.goats_captured()
+        )
+    })?;
+    Ok(ProbeAnswer {
+        value,
+        moves: tables.best_moves_with_values(position),
+    })
+}
+
+impl ProbeAnswer {
+    /// The distance field: plies to the end, or `none` (draws, placement positions).
+    fn distance(&self) -> String {
+        self.value
+            .plies_to_end
+            .map_or("none".to_string(), |plies| plies.to_string())
+    }
+
+    /// The moves, space-separated, each with the distance it leaves when there is one.
+    fn moves(&self) -> String {
+        let moves: Vec<String> = self
+            .moves
+            .iter()
+            .map(|(mv, after)| match (after.wdl, after.plies_to_end) {
+                (Wdl::Draw, _) | (_, None) => mv.to_string(),
+                (_, Some(plies)) => format!("{mv}({plies})"),
+            })
+            .collect();
+        moves.join(" ")
+    }
+
+    /// The three lines of a single probe: `value: ...`, `distance: ...`, `moves: ...`.
+    pub fn to_lines(&self) -> String {
+        format!(
+            "value: {}\ndistance: {}\nmoves: {}\n",
+            self.value.wdl,
+            self.distance(),
+            self.moves()
+        )
+    }
+
+    /// The batch line of `position`: position, value, distance, moves, separated by tabs.
+    pub fn to_batch_line(&self, position: &Position) -> String {
+        format!(
+            "{position}\t{}\t{}\t{}",
+            self.value.wdl,
+            self.distance(),
+            self.moves()
+        )
+    }
+}
+
+/// The batch line answering one input line: the answer, or the input, `error` and why.
+fn batch_line(tables: &Tablebase, line: &str) -> Result<String, String> {
+    let text = line.trim();
+    let error = |message: String| format!("{}\terror\t{message}", text.replace('\t', " "));
+    let position: Position = text.parse().map_err(|e| error(format!("{e}")))?;
+    let answer = answer(tables, &position).map_err(error)?;
+    Ok(answer.to_batch_line(&position))
+}
+
+/// How a batch went: lines answered, and lines that were errors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BatchSummary {
+    /// Positions answered.
+    pub answered: u64,
+    /// Lines answered with an error line.
+    pub errors: u64,
+}
+
+/// Answers every line of `input` (a position each; blank lines are skipped) with one line on
+/// `out`, flushed at once, until the input ends. A bad line gets an error line and the loop goes
+/// on.
+///
+/// # Errors
+/// Reading the input or writing the output failed.
+pub fn probe_batch(
+    tables: &Tablebase,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<BatchSummary, String> {
+    let mut summary = BatchSummary::default();
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        let read = input
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| format!("cannot read the input: {e}"))?;
+        if read == 0 {
+            return Ok(summary);
+        }
+        let line = String::from_utf8_lossy(&bytes);
+        if line.trim().is_empty() {
+            continue;
+        }
+        let text = match batch_line(tables, &line) {
+            Ok(text) => {
+                summary.answered += 1;
+                text
+            }
+            Err(text) => {
+                summary.errors += 1;
+                text
+            }
+        };
+        writeln!(out, "{text}")
+            .and_then(|()| out.flush())
+            .map_err(|e| format!("cannot write the output: {e}"))?;
+    }
+}

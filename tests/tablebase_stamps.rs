@@ -1,0 +1,363 @@
+//! Verified stamps: a table file checked once is trusted at the next open while it stays the
+//! same file; a changed file is checked again and a corrupt one refused; a damaged or unwritable
+//! stamp file is never trusted. And `tb probe DIR -`, the batch mode.
+
+use baghchal::tablebase::file::{layer_path, placement_path, PayloadCheck, PayloadStatus};
+use baghchal::tablebase::placement::generate::generate_placement;
+use baghchal::tablebase::probe_text::{probe_batch, BatchSummary};
+use baghchal::tablebase::stamp::STAMP_FILE;
+use baghchal::tablebase::verify::verify_tables;
+use baghchal::tablebase::{Corruption, TableRules, Tablebase, TablebaseError};
+use std::fs::{self, File, FileTimes};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, SystemTime};
+
+const RULES: TableRules = TableRules {
+    forced_capture: false,
+    captures_to_win: 2,
+};
+
+fn quiet(_: &str, _: u64, _: u64) {}
+
+/// Movement tables and placement layers up to 1 goat in hand for captures to win 2, in a fresh
+/// directory, their files dated an hour back (a file modified within the last 2 seconds is
+/// checked but not stamped: see `stamp`).
+fn fresh_tables(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("baghchal-stamps-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    generate_placement(&dir, RULES, 1, 2, &quiet).expect("generation");
+    for path in table_files(&dir) {
+        set_modified(&path, SystemTime::now() - Duration::from_secs(3600));
+    }
+    dir
+}
+
+fn table_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "bctb"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn modified(path: &Path) -> SystemTime {
+    fs::metadata(path).unwrap().modified().unwrap()
+}
+
+fn set_modified(path: &Path, time: SystemTime) {
+    let file = File::options().write(true).open(path).unwrap();
+    file.set_times(FileTimes::new().set_modified(time)).unwrap();
+}
+
+/// Opens the tables, waits for the background check, and returns each file's status.
+fn open_statuses(dir: &Path) -> Vec<(PathBuf, PayloadStatus)> {
+    let tables = Tablebase::open(dir, RULES).expect("open");
+    if let Some(placement) = tables.placement() {
+        placement.wait_checked();
+    }
+    tables.payload_statuses()
+}
+
+/// Files counted by status: (checked now, stamped, other).
+fn tally(statuses: &[(PathBuf, PayloadStatus)]) -> (usize, usize, usize) {
+    let count = |wanted| statuses.iter().filter(|(_, s)| *s == wanted).count();
+    let checked = count(PayloadStatus::Checked);
+    let stamped = count(PayloadStatus::Stamped);
+    (checked, stamped, statuses.len() - checked - stamped)
+}
+
+fn status_of(statuses: &[(PathBuf, PayloadStatus)], path: &Path) -> PayloadStatus {
+    statuses.iter().find(|(p, _)| p == path).expect("opened").1
+}
+
+#[test]
+fn a_checked_file_is_stamped_and_trusted_until_it_changes() {
+    let dir = fresh_tables("trust");
+    let files = table_files(&dir);
+    assert_eq!(files.len(), 4, "{files:?}"); // 2 movement layers, 2 placement layers
+
+    // First open: every payload is read and checked, then stamped.
+    let first = open_statuses(&dir);
+    assert_eq!(first.len(), 4);
+    assert_eq!(tally(&first), (4, 0, 0), "{first:?}");
+    assert!(dir.join(STAMP_FILE).exists());
+    // Second open: nothing is read for its checksum.
+    assert_eq!(tally(&open_statuses(&dir)), (0, 4, 0));
+
+    // A touched file (new modification time) is checked again, and stamped again.
+    let touched = layer_path(&dir, 1);
+    set_modified(&touched, modified(&touched) - Duration::from_secs(60));
+    let after_touch = open_statuses(&dir);
+    assert_eq!(tally(&after_touch), (1, 3, 0), "{after_touch:?}");
+    assert_eq!(status_of(&after_touch, &touched), PayloadStatus::Checked);
+    assert_eq!(tally(&open_statuses(&dir)), (0, 4, 0));
+
+    // `tb verify` checks every checksum whatever the stamps say.
+    let (tables, checks) = verify_tables(&dir, 2, &quiet).expect("verify");
+    assert!(checks.iter().all(|check| check.ok()));
+    if let Some(placement) = tables.placement() {
+        placement.wait_checked();
+    }
+    assert_eq!(tally(&tables.payload_statuses()), (4, 0, 0));
+    let always = Tablebase::open_with(&dir, RULES, PayloadCheck::Always).unwrap();
+    assert!(always
+        .payload_statuses()
+        .iter()
+        .take(2)
+        .all(|(_, status)| *status == PayloadStatus::Checked));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Flips one payload byte of `path` in place, keeping its length and modification time.
+fn flip_keeping_length_and_time(path: &Path) {
+    let time = modified(path);
+    let mut bytes = fs::read(path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x04;
+    let mut file = File::options().write(true).open(path).unwrap();
+    file.write_all(&bytes).unwrap();
+    drop(file);
+    set_modified(path, time);
+    assert_eq!(modified(path), time);
+}
+
+#[test]
+fn a_changed_file_is_checked_again_and_a_corrupt_one_refused() {
+    let dir = fresh_tables("changed");
+    assert_eq!(tally(&open_statuses(&dir)), (4, 0, 0));
+
+    // A movement layer with one byte flipped, same length and modification time: the
+    // status-change time (which cannot be set back) still differs, so it is checked again and
+    // refused with the same error as without stamps.
+    let movement = layer_path(&dir, 1);
+    let original = fs::read(&movement).unwrap();
+    flip_keeping_length_and_time(&movement);
+    match Tablebase::open(&dir, RULES) {
+        Err(TablebaseError::Corrupt { path, reason }) => {
+            assert_eq!(path, movement);
+            assert_eq!(reason, Corruption::PayloadChecksum);
+        }
+        other => panic!("expected a corrupt layer, got {other:?}"),
+    }
+    // Repaired (same bytes as before, by a new file renamed over it): checked, trusted again.
+    let repaired = dir.join("repaired.tmp");
+    fs::write(&repaired, &original).unwrap();
+    set_modified(&repaired, SystemTime::now() - Duration::from_secs(60));
+    fs::rename(&repaired, &movement).unwrap();
+    let statuses = open_statuses(&dir);
+    assert_eq!(status_of(&statuses, &movement), PayloadStatus::Checked);
+    assert_eq!(tally(&statuses), (1, 3, 0));
+
+    // A placement layer damaged the same way: named corrupt, never used; the others answer.
+    let placement = placement_path(&dir, 1, 0);
+    flip_keeping_length_and_time(&placement);
+    let tables = Tablebase::open(&dir, RULES).expect("placement layers are checked later");
+    assert_eq!(
+        tables.placement().unwrap().wait_checked(),
+        vec![placement.clone()]
+    );
+    let statuses = tables.payload_statuses();
+    assert_eq!(status_of(&statuses, &placement), PayloadStatus::Corrupt);
+    assert_eq!(tally(&statuses), (0, 3, 1));
+    let position = "T1GGT/GGGGG/GGGGG/G1GGG/TGGGT g 1 0".parse().unwrap(); // 1 in hand, 0 captured
+    assert_eq!(tables.probe(&position), None);
+    // And it stays refused at the next open (its stamp does not match).
+    let again = Tablebase::open(&dir, RULES).unwrap();
+    assert_eq!(again.placement().unwrap().wait_checked(), vec![placement]);
+
+    // A truncated layer is refused before any stamp is consulted.
+    fs::write(&movement, &original[..original.len() - 1]).unwrap();
+    assert!(matches!(
+        Tablebase::open(&dir, RULES),
+        Err(TablebaseError::Corrupt {
+            reason: Corruption::Truncated { .. },
+            ..
+        })
+    ));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_damaged_stamp_file_is_ignored_and_replaced() {
+    let dir = fresh_tables("damaged-stamp");
+    assert_eq!(tally(&open_statuses(&dir)), (4, 0, 0));
+    let stamp = dir.join(STAMP_FILE);
+    let good = fs::read(&stamp).unwrap();
+    // Every single-bit change anywhere is refused: the files are checked again.
+    for at in [0, good.len() / 2, good.len() - 3] {
+        let mut damaged = good.clone();
+        damaged[at] ^= 0x02;
+        fs::write(&stamp, &damaged).unwrap();
+        assert_eq!(tally(&open_statuses(&dir)), (4, 0, 0), "byte {at}");
+        // ... and the stamp file is written anew, valid.
+        assert_eq!(tally(&open_statuses(&dir)), (0, 4, 0), "byte {at}");
+    }
+    for junk in [
+        &b""[..],
+        b"\n",
+        b"\xff\xfe garbage",
+        &good[..good.len() / 2],
+    ] {
+        fs::write(&stamp, junk).unwrap();
+        assert_eq!(tally(&open_statuses(&dir)), (4, 0, 0), "{junk:?}");
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_unwritable_stamp_file_means_checking_at_every_open() {
+    let dir = fresh_tables("unwritable");
+    // A directory where the stamp file should be: it can be neither read nor replaced (as in a
+    // read-only table directory, which root could still write to).
+    let _ = fs::remove_file(dir.join(STAMP_FILE));
+    fs::create_dir(dir.join(STAMP_FILE)).unwrap();
+    for _ in 0..2 {
+        assert_eq!(tally(&open_statuses(&dir)), (4, 0, 0));
+    }
+    let leftovers: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name())
+        .filter(|name| name.to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn concurrent_opens_leave_a_valid_stamp_file() {
+    let dir = fresh_tables("concurrent");
+    // Processes and threads opening fresh tables at once, each checking and saving stamps.
+    let processes: Vec<_> = (0..3)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_baghchal"))
+                .args([
+                    "tb",
+                    "probe",
+                    dir.to_str().unwrap(),
+                    "T1GGT/GGGGG/GGGGG/G1GGG/TGGGT g 1 0",
+                ])
+                .stdout(Stdio::null())
+                .spawn()
+                .expect("runs")
+        })
+        .collect();
+    std::thread::scope(|scope| {
+        for _ in 0..3 {
+            scope.spawn(|| open_statuses(&dir));
+        }
+    });
+    for mut process in processes {
+        assert!(process.wait().unwrap().success());
+    }
+    assert_eq!(tally(&open_statuses(&dir)), (0, 4, 0));
+    let names: Vec<String> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names.iter().any(|name| name.ends_with(".tmp")),
+        "{names:?}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn batch_probe_answers_every_line_and_goes_on_after_a_bad_one() {
+    let dir = fresh_tables("batch");
+    let tables = Tablebase::open(&dir, RULES).unwrap();
+    tables.placement().unwrap().wait_checked();
+    let input = "TGGGG/GGGGG/GGGGG/GGGGG/T1GTT t 0 0\n\
+                 nonsense\n\
+                 \n\
+                 T3T/5/5/5/T3T g 20 0\n\
+                 T1GGT/GGGGG/GGGGG/G1GGG/TGGGT g 1 0\r\n";
+    let mut out = Vec::new();
+    let summary = probe_batch(&tables, &mut input.as_bytes(), &mut out).unwrap();
+    assert_eq!(
+        summary,
+        BatchSummary {
+            answered: 2,
+            errors: 2
+        }
+    );
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<Vec<&str>> = text
+        .lines()
+        .map(|line| line.split('\t').collect())
+        .collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    // Each answer agrees with a direct probe.
+    let movement: baghchal::Position = "TGGGG/GGGGG/GGGGG/GGGGG/T1GTT t 0 0".parse().unwrap();
+    let value = tables.probe(&movement).unwrap();
+    let distance = value.plies_to_end.unwrap();
+    assert_eq!(
+        lines[0][..3],
+        [
+            movement.to_string(),
+            value.wdl.to_string(),
+            distance.to_string()
+        ]
+    );
+    let best = tables.best_moves(&movement);
+    assert_eq!(lines[0][3].split(' ').count(), best.len());
+    assert!(lines[0][3].starts_with(&best[0].to_string()), "{text}");
+    assert_eq!(lines[1][..2], ["nonsense", "error"]);
+    assert_eq!(lines[2][..2], ["T3T/5/5/5/T3T g 20 0", "error"]);
+    assert!(lines[2][2].contains("not covered"), "{text}");
+    let placement: baghchal::Position = "T1GGT/GGGGG/GGGGG/G1GGG/TGGGT g 1 0".parse().unwrap();
+    let value = tables.probe(&placement).unwrap();
+    assert_eq!(lines[3][0], placement.to_string());
+    assert_eq!(lines[3][1], value.wdl.to_string());
+    assert_eq!(lines[3][2], "none");
+    assert_eq!(
+        lines[3][3].split(' ').count(),
+        tables.best_moves(&placement).len()
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn batch_probe_through_the_binary_answers_each_line_before_the_next_arrives() {
+    let dir = fresh_tables("batch-binary");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_baghchal"))
+        .args(["tb", "probe", dir.to_str().unwrap(), "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let pid = child.id();
+    // A watchdog: a probe that never answers fails the test instead of hanging it.
+    let watchdog = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(120));
+        let _ = Command::new("kill").arg(pid.to_string()).status();
+    });
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    for (input, expected) in [
+        ("TGGGG/GGGGG/GGGGG/GGGGG/T1GTT t 0 0", "\twin\t"),
+        ("T3T/5/5/5/T3T g 2 0", "\terror\t"),
+        ("T1GGT/GGGGG/GGGGG/G1GGG/TGGGT g 1 0", "\t"),
+    ] {
+        writeln!(stdin, "{input}").unwrap();
+        stdin.flush().unwrap();
+        line.clear();
+        stdout.read_line(&mut line).unwrap();
+        assert!(
+            line.starts_with(input) && line.contains(expected),
+            "{line:?}"
+        );
+    }
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    drop(watchdog);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("1 of 3 lines were errors"), "{stderr}");
+    fs::remove_dir_all(&dir).unwrap();
+}
