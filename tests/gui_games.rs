@@ -1,0 +1,337 @@
+//! The GUI's games for players, through its real sockets: levels reach the engine as options,
+//! games survive a server restart (and a corrupt store file is set aside), takeback restores
+//! the clocks, two people play to the end, and the tablebase explorer and review agree with
+//! `baghchal tb probe` on small tables built here.
+
+mod gui_support;
+
+use baghchal::gui::levels::Level;
+use gui_support::{temp_dir, Client, Gui};
+use serde_json::{json, Value};
+use std::process::Command;
+use std::time::Duration;
+
+const WAIT: Duration = Duration::from_secs(30);
+
+fn is_state(v: &Value) -> bool {
+    v["type"] == "state"
+}
+
+/// An engine spec whose input is copied into `log` before the engine reads it.
+fn logged_engine(log: &std::path::Path) -> String {
+    format!(
+        "arg=tee -a {} | {}",
+        log.display(),
+        env!("CARGO_BIN_EXE_baghchal")
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_level_sets_the_engine_options_and_names_the_engine() {
+    let dir = temp_dir("gui-level");
+    let log = dir.join("input.log");
+    let arg = logged_engine(&log);
+    let gui = Gui::start(&["--engine", "cmd=/bin/sh", "arg=-c", &arg, "name=logged"]);
+    let mut page = Client::connect(&gui).await;
+    page.until(WAIT, is_state).await;
+    page.send(json!({"type": "play", "engine": 0, "human": "tigers", "level": 2}))
+        .await;
+    let state = page
+        .until(WAIT, |v| {
+            is_state(v) && v["game"]["moves"].as_array().is_some_and(|m| !m.is_empty())
+        })
+        .await;
+    assert_eq!(state["players"]["goats"], "logged (level 2)", "{state}");
+    assert_eq!(state["level"], "level 2");
+    let input = std::fs::read_to_string(&log).unwrap();
+    let skill = Level::Level(2).skill();
+    assert!(
+        input.contains(&format!("setoption name Skill Level value {skill}")),
+        "{input}"
+    );
+    assert!(input.contains("setoption name UCI_LimitStrength value false"));
+    // The level's move time, not the form's limits.
+    assert!(input.contains("go movetime 500"), "{input}");
+    page.send(json!({"type": "export", "format": "pgn"})).await;
+    let export = page.until(WAIT, |v| v["type"] == "export").await;
+    assert!(
+        export["text"].as_str().unwrap().contains("logged (level 2)"),
+        "{export}"
+    );
+    // Full strength: Skill Level 20 and the limits chosen.
+    std::fs::write(&log, "").unwrap();
+    page.send(json!({"type": "play", "engine": 0, "human": "tigers", "level": "full",
+        "limits": {"movetime_ms": 70}}))
+        .await;
+    page.until(WAIT, |v| {
+        is_state(v)
+            && v["players"]["goats"] == "logged (full strength)"
+            && v["game"]["moves"].as_array().is_some_and(|m| !m.is_empty())
+    })
+    .await;
+    let input = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        input.contains("setoption name Skill Level value 20"),
+        "{input}"
+    );
+    assert!(input.contains("go movetime 70"), "{input}");
+    // Bad levels and Perfect without tables are refused; the server goes on.
+    for (level, needle) in [(json!(9), "level 9"), (json!("perfect"), "Perfect")] {
+        page.send(json!({"type": "play", "engine": 0, "level": level}))
+            .await;
+        let error = page.until(WAIT, |v| v["type"] == "error").await;
+        assert!(error["message"].as_str().unwrap().contains(needle), "{error}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Plays `moves` as the page would, returning the last state.
+async fn play(page: &mut Client, moves: &[&str]) -> Value {
+    let mut state = Value::Null;
+    for (index, mv) in moves.iter().enumerate() {
+        page.send(json!({"type": "move", "move": mv})).await;
+        state = page
+            .until(WAIT, |v| {
+                is_state(v) && v["game"]["moves"].as_array().map(Vec::len) == Some(index + 1)
+            })
+            .await;
+    }
+    state
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_play_to_the_end_and_takeback_restores_the_clocks() {
+    let gui = Gui::start(&[]);
+    let mut page = Client::connect(&gui).await;
+    page.until(WAIT, is_state).await;
+    page.send(json!({"type": "play", "rules": {"captures_to_win": 1},
+        "limits": {"clock_ms": 60000}}))
+        .await;
+    let state = page
+        .until(WAIT, |v| is_state(v) && v["mode"] == "play")
+        .await;
+    assert_eq!(state["people"], true);
+    assert_eq!(state["clocks"]["goats_ms"], 60000);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let state = play(&mut page, &["b2"]).await;
+    let goats = state["clocks"]["goats_ms"].as_u64().unwrap();
+    assert!(goats <= 59_700, "{goats}");
+    let state = play(&mut page, &["e5d5"]).await;
+    assert_eq!(state["clocks"]["goats_ms"].as_u64().unwrap(), goats);
+    // Between two people takeback takes back one move, clocks as they stood.
+    page.send(json!({"type": "takeback"})).await;
+    let state = page
+        .until(WAIT, |v| is_state(v) && v["game"]["ply"] == 1)
+        .await;
+    assert_eq!(state["clocks"]["goats_ms"].as_u64().unwrap(), goats);
+    assert_eq!(state["clocks"]["tigers_ms"], 60000);
+    page.send(json!({"type": "takeback"})).await;
+    let state = page
+        .until(WAIT, |v| is_state(v) && v["game"]["ply"] == 0)
+        .await;
+    assert_eq!(state["clocks"]["goats_ms"], 60000);
+    // Both sides by hand, to the end: the tiger takes the goat on b2.
+    let state = play(&mut page, &["b2", "e5d5", "c4", "a1c3"]).await;
+    assert_eq!(state["end"]["result"], "0-1", "{state}");
+    assert!(state["end"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("Tigers win"));
+    assert_eq!(state["players"]["goats"], "Goats player");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_survives_a_restart_and_a_corrupt_store_is_set_aside() {
+    let data = temp_dir("gui-store");
+    let data_arg = data.to_str().unwrap();
+    let moves = ["c3", "a1b2", "d4"];
+    {
+        let gui = Gui::start(&["--data", data_arg]);
+        let mut page = Client::connect(&gui).await;
+        page.until(WAIT, is_state).await;
+        page.send(json!({"type": "play", "engine": 0, "human": "goats", "level": 3,
+            "limits": {"clock_ms": 120000}}))
+            .await;
+        page.until(WAIT, |v| is_state(v) && v["mode"] == "play")
+            .await;
+        page.send(json!({"type": "move", "move": moves[0]})).await;
+        let state = page
+            .until(WAIT, |v| {
+                is_state(v) && v["game"]["moves"].as_array().map(Vec::len) == Some(2)
+            })
+            .await;
+        let mut gui = gui;
+        assert!(gui.interrupt());
+        // Back after a restart: the same game, level and clocks.
+        let gui = Gui::start(&["--data", data_arg]);
+        let mut page = Client::connect(&gui).await;
+        let back = page.until(WAIT, is_state).await;
+        assert_eq!(back["mode"], "play");
+        assert_eq!(back["game"]["moves"], state["game"]["moves"]);
+        assert_eq!(back["players"], state["players"]);
+        assert_eq!(back["level"], "level 3");
+        assert_eq!(back["clocks"]["tigers_ms"], state["clocks"]["tigers_ms"]);
+        assert!(back["notice"].is_null());
+        // It goes on.
+        page.send(json!({"type": "move", "move": moves[2]})).await;
+        page.until(WAIT, |v| {
+            is_state(v) && v["game"]["moves"].as_array().map(Vec::len) == Some(4)
+        })
+        .await;
+    }
+    // A damaged store: reported to the page, set aside, not loaded.
+    let store = data.join("game.json");
+    let text = std::fs::read_to_string(&store).unwrap();
+    std::fs::write(&store, &text[..text.len() - 20]).unwrap();
+    let gui = Gui::start(&["--data", data_arg]);
+    let mut page = Client::connect(&gui).await;
+    let state = page.until(WAIT, is_state).await;
+    let notice = state["notice"].as_str().unwrap_or_default();
+    assert!(notice.contains("corrupt"), "{state}");
+    assert_eq!(state["game"]["moves"], json!([]));
+    assert_eq!(state["mode"], "analyse");
+    let aside = std::fs::read_dir(&data)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("game.json.corrupt-"))
+        .count();
+    assert_eq!(aside, 1);
+    drop(gui);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// `baghchal tb probe DIR POSITION`: the value line (`win`, `draw`, `loss`) and the distance.
+fn probe(dir: &std::path::Path, position: &str) -> (String, Option<u16>) {
+    let output = Command::new(env!("CARGO_BIN_EXE_baghchal"))
+        .args(["tb", "probe", dir.to_str().unwrap(), position])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .unwrap_or_else(|| panic!("no {name} in {text:?}"))
+            .trim()
+            .to_string()
+    };
+    (field("value:"), field("distance:").parse().ok())
+}
+
+/// Builds tables with captures to win 1 and the placement layers.
+pub fn small_tables() -> std::path::PathBuf {
+    let dir = temp_dir("gui-tables");
+    let status = Command::new(env!("CARGO_BIN_EXE_baghchal"))
+        .args(["tb", "gen", "--captures-to-win", "1", "--placement", "--out"])
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    dir
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_explorer_and_the_review_agree_with_tb_probe() {
+    let tables = small_tables();
+    let gui = Gui::start(&["--tb", tables.to_str().unwrap()]);
+    let mut page = Client::connect(&gui).await;
+    page.until(WAIT, is_state).await;
+    // During a game there is no explorer.
+    page.send(json!({"type": "play", "engine": 0, "human": "tigers", "level": 1,
+        "rules": {"captures_to_win": 1}}))
+        .await;
+    let state = page
+        .until(WAIT, |v| is_state(v) && v["mode"] == "play")
+        .await;
+    assert!(state["explorer"].is_null());
+    // A movement position and a placement position.
+    for position in ["TGGGT/GGGGG/GG1GG/GGGGG/TGGGT g 0 0", "T3T/5/2G2/5/T3T t 19 0"] {
+        page.send(json!({"type": "setup", "position": position,
+            "rules": {"captures_to_win": 1}}))
+            .await;
+        // Placement layers answer once their checksums are checked (in the background).
+        let mut state;
+        let deadline = std::time::Instant::now() + WAIT;
+        loop {
+            state = page
+                .until(WAIT, |v| is_state(v) && v["game"]["position"]["fen"] == position)
+                .await;
+            let moves = state["explorer"]["moves"].as_array().cloned().unwrap_or_default();
+            if !moves.is_empty() && moves.iter().all(|m| !m["value"].is_null()) {
+                break;
+            }
+            assert!(std::time::Instant::now() < deadline, "no values: {state}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            page.send(json!({"type": "state"})).await;
+        }
+        let explorer = &state["explorer"];
+        let legal = state["game"]["legal"].as_array().unwrap();
+        let moves = explorer["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), legal.len(), "{explorer}");
+        let (value, distance) = probe(&tables, position);
+        assert_eq!(explorer["value"]["wdl"], value.as_str(), "{position}");
+        assert_eq!(explorer["value"]["plies"], json!(distance));
+        for entry in moves {
+            let mv = entry["move"]["text"].as_str().unwrap();
+            let reply = gui.http(
+                "POST",
+                "/api/position",
+                &json!({"position": position, "moves": [mv], "rules": {"captures_to_win": 1}})
+                    .to_string(),
+            );
+            let after: Value = serde_json::from_str(&reply.1).unwrap();
+            let child = after["game"]["position"]["fen"].as_str().unwrap().to_string();
+            let (child_value, child_distance) = probe(&tables, &child);
+            let flipped = match child_value.as_str() {
+                "win" => "loss",
+                "loss" => "win",
+                other => other,
+            };
+            assert_eq!(entry["value"]["wdl"], flipped, "{mv} from {position}");
+            assert_eq!(entry["value"]["plies"], json!(child_distance.map(|d| d + 1)));
+        }
+    }
+    // The review of a game between two people: the marks are the moves whose value, by
+    // `tb probe` before and after, got worse for the player who made it.
+    let moves = ["b2", "e5d5", "c4", "a1c3"];
+    page.send(json!({"type": "play", "rules": {"captures_to_win": 1}}))
+        .await;
+    page.until(WAIT, |v| is_state(v) && v["people"] == true)
+        .await;
+    let state = play(&mut page, &moves).await;
+    assert!(!state["end"].is_null());
+    assert!(state["explorer"].is_object(), "the explorer after the game");
+    page.send(json!({"type": "review"})).await;
+    let state = page
+        .until(WAIT, |v| is_state(v) && !v["review"].is_null())
+        .await;
+    let rank = |wdl: &str| ["win", "draw", "loss"].iter().position(|w| *w == wdl).unwrap();
+    let mut expected = Vec::new();
+    for ply in 0..moves.len() {
+        let fen = |n: usize| {
+            let reply = gui.http(
+                "POST",
+                "/api/position",
+                &json!({"moves": moves[..n], "rules": {"captures_to_win": 1}}).to_string(),
+            );
+            let body: Value = serde_json::from_str(&reply.1).unwrap();
+            body["game"]["position"]["fen"].as_str().unwrap().to_string()
+        };
+        let (before, _) = probe(&tables, &fen(ply));
+        let (after, _) = probe(&tables, &fen(ply + 1));
+        // The position after is seen by the other side: its loss is the mover's win.
+        if 2 - rank(&after) > rank(&before) {
+            expected.push(json!(ply + 1));
+        }
+    }
+    let marks: Vec<Value> = state["review"]["marks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["ply"].clone())
+        .collect();
+    assert_eq!(marks, expected, "{}", state["review"]);
+    assert_eq!(state["review"]["reviewed"], 4);
+    let _ = std::fs::remove_dir_all(&tables);
+}
