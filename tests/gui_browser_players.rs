@@ -20,11 +20,20 @@ use std::time::Duration;
 
 const LONG: Duration = Duration::from_secs(30);
 
-/// Tables for captures to win 1 with the placement layers.
+/// Tables for captures to win 1 with the placement layers of one goat in hand.
 fn small_tables() -> std::path::PathBuf {
     let dir = temp_dir("gui-browser-tables");
     let status = Command::new(env!("CARGO_BIN_EXE_baghchal"))
-        .args(["tb", "gen", "--captures-to-win", "1", "--placement", "--out"])
+        .args([
+            "tb",
+            "gen",
+            "--captures-to-win",
+            "1",
+            "--placement",
+            "--max-in-hand",
+            "1",
+            "--out",
+        ])
         .arg(&dir)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -117,10 +126,23 @@ async fn players_choose_a_level_explore_the_tables_and_keep_their_games() {
     .await;
     with_browser(390, 844, |client| async move {
         client.goto(&gui.url()).await.unwrap();
-        wait_for(&client, "return document.getElementById('connection').textContent === 'connected'", LONG).await;
-        wait_for(&client, "return document.querySelectorAll('#board .tiger').length === 4", LONG).await;
+        wait_for(
+            &client,
+            "return document.getElementById('connection').textContent === 'connected'",
+            LONG,
+        )
+        .await;
+        wait_for(
+            &client,
+            "return document.querySelectorAll('#board .tiger').length === 4",
+            LONG,
+        )
+        .await;
         let width = js(&client, "return document.documentElement.scrollWidth").await;
-        assert!(width.as_u64().unwrap() <= 390, "wider than the phone: {width}");
+        assert!(
+            width.as_u64().unwrap() <= 390,
+            "wider than the phone: {width}"
+        );
         screenshot(&client, "phone").await;
         assert_accessible(&client, "phone width").await;
     })
@@ -130,19 +152,36 @@ async fn players_choose_a_level_explore_the_tables_and_keep_their_games() {
 
 async fn scenarios(client: &Client, url: &str, tables: &Path, log: &Path) {
     client.goto(url).await.unwrap();
-    wait_for(client, "return document.getElementById('connection').textContent === 'connected'", LONG).await;
-    wait_for(client, "return document.getElementById('level').options.length === 10", LONG).await;
+    wait_for(
+        client,
+        "return document.getElementById('connection').textContent === 'connected'",
+        LONG,
+    )
+    .await;
+    wait_for(
+        client,
+        "return document.getElementById('level').options.length === 10",
+        LONG,
+    )
+    .await;
     assert_accessible(client, "the page as loaded").await;
 
     // A level chosen in the Play panel: the engine gets its Skill Level, the name shows it.
     set_select(client, "level", "3").await;
-    let limits_hidden = js(client, "return document.getElementById('limits-box').hidden").await;
+    let limits_hidden = js(
+        client,
+        "return document.getElementById('limits-box').hidden",
+    )
+    .await;
     assert_eq!(limits_hidden, json!(true), "a level has its own limits");
     set_select(client, "human", "tigers").await;
     click(client, "new-game").await;
     wait_for(client, &format!("{MOVES} >= 1"), LONG).await;
     let name = wait_for(client, "return document.getElementById('player-bottom').textContent + document.getElementById('player-top').textContent", LONG).await;
-    assert!(name.as_str().unwrap().contains("baghchal (level 3)"), "{name}");
+    assert!(
+        name.as_str().unwrap().contains("baghchal (level 3)"),
+        "{name}"
+    );
     let input = std::fs::read_to_string(log).unwrap();
     let skill = Level::Level(3).skill();
     assert!(
@@ -156,30 +195,59 @@ async fn scenarios(client: &Client, url: &str, tables: &Path, log: &Path) {
     wait_for(client, "return document.getElementById('connection').textContent === 'connected' && window.baghchal.state", LONG).await;
     let after: Value = js(client, "return window.baghchal.state.game.moves").await;
     assert_eq!(after, before);
-    assert_eq!(js(client, "return window.baghchal.state.mode").await, json!("play"));
-    assert_eq!(js(client, "return window.baghchal.state.level").await, json!("level 3"));
+    assert_eq!(
+        js(client, "return window.baghchal.state.mode").await,
+        json!("play")
+    );
+    assert_eq!(
+        js(client, "return window.baghchal.state.level").await,
+        json!("level 3")
+    );
 
     // Two people, typed moves, to the end (captures to win 1); an illegal typed move gets the
     // server's reason and changes nothing.
-    js(client, "document.getElementById('play-form').captures.value = 1").await;
+    js(
+        client,
+        "document.getElementById('play-form').captures.value = 1",
+    )
+    .await;
     set_select(client, "opponent", "person").await;
     click(client, "new-game").await;
-    wait_for(client, "return window.baghchal.state.people && window.baghchal.state.game.moves.length === 0", LONG).await;
+    wait_for(
+        client,
+        "return window.baghchal.state.people && window.baghchal.state.game.moves.length === 0",
+        LONG,
+    )
+    .await;
     type_move(client, "a1a3").await;
-    let reason = wait_for(client, "return document.getElementById('message').textContent", LONG).await;
+    let reason = wait_for(
+        client,
+        "return document.getElementById('message').textContent",
+        LONG,
+    )
+    .await;
     assert!(reason.as_str().unwrap().contains("illegal"), "{reason}");
     for (index, mv) in ["b2", "e5d5", "c4", "a1c3"].iter().enumerate() {
         type_move(client, mv).await;
         wait_for(client, &format!("{MOVES} === {}", index + 1), LONG).await;
     }
-    let status = js(client, "return document.getElementById('status').textContent").await;
+    let status = js(
+        client,
+        "return document.getElementById('status').textContent",
+    )
+    .await;
     assert!(status.as_str().unwrap().contains("a1 takes b2"), "{status}");
     let banner = wait_for(client, "return !document.getElementById('banner').hidden && document.getElementById('banner').textContent", LONG).await;
     assert!(banner.as_str().unwrap().contains("Tigers win"), "{banner}");
     // The review, after the game.
-    wait_for(client, "return !document.getElementById('review-button').hidden", LONG).await;
+    wait_for(
+        client,
+        "return !document.getElementById('review-button').hidden",
+        LONG,
+    )
+    .await;
     click(client, "review-button").await;
-    wait_for(client, "return !document.getElementById('review').hidden && document.getElementById('review').textContent.includes('checked')", LONG).await;
+    wait_for(client, "return !document.getElementById('review').hidden && document.getElementById('review').textContent.includes('Review')", LONG).await;
     screenshot(client, "review").await;
     assert_accessible(client, "after a game, with its review").await;
 
@@ -192,29 +260,49 @@ async fn scenarios(client: &Client, url: &str, tables: &Path, log: &Path) {
         .await
         .unwrap();
     let position = "TGGGT/GGGGG/GG1GG/GGGGG/TGGGT g 0 0";
-    js(client, &format!("document.getElementById('position-input').value = '{position}'")).await;
+    js(
+        client,
+        &format!("document.getElementById('position-input').value = '{position}'"),
+    )
+    .await;
     click(client, "setup").await;
     wait_for(client, &format!("return document.getElementById('position-string').textContent === '{position}' && document.querySelectorAll('#explorer .tb-move').length > 0"), LONG).await;
     let rows = js(client, "return [...document.querySelectorAll('#explorer .tb-move')].map(li => [li.querySelector('button').dataset.move, li.className, li.querySelector('.tb-result').textContent])").await;
-    let legal = js(client, "return window.baghchal.state.game.legal.map(m => m.text).sort()").await;
+    let legal = js(
+        client,
+        "return window.baghchal.state.game.legal.map(m => m.text).sort()",
+    )
+    .await;
     let rows = rows.as_array().unwrap();
-    let mut listed: Vec<String> = rows.iter().map(|r| r[0].as_str().unwrap().to_string()).collect();
+    let mut listed: Vec<String> = rows
+        .iter()
+        .map(|r| r[0].as_str().unwrap().to_string())
+        .collect();
     listed.sort();
     assert_eq!(json!(listed), legal);
     for row in rows {
         let mv = row[0].as_str().unwrap();
         let (_, body) = gui_position(url, position, mv);
-        let child = body["game"]["position"]["fen"].as_str().unwrap().to_string();
+        let child = body["game"]["position"]["fen"]
+            .as_str()
+            .unwrap()
+            .to_string();
         let (value, distance) = probe(tables, &child);
         let expected = match value.as_str() {
             "win" => "loss",
             "loss" => "win",
             other => other,
         };
-        assert!(row[1].as_str().unwrap().ends_with(expected), "{mv}: {row} vs {value}");
+        assert!(
+            row[1].as_str().unwrap().ends_with(expected),
+            "{mv}: {row} vs {value}"
+        );
         if let Some(plies) = distance {
             let text = format!("in {} plies", plies + 1);
-            assert!(row[2].as_str().unwrap().contains(&text), "{mv}: {row} vs {text}");
+            assert!(
+                row[2].as_str().unwrap().contains(&text),
+                "{mv}: {row} vs {text}"
+            );
         }
     }
     screenshot(client, "explorer").await;
@@ -236,7 +324,8 @@ async fn scenarios(client: &Client, url: &str, tables: &Path, log: &Path) {
 /// `POST /api/position` with one move; (status, body).
 fn gui_position(url: &str, position: &str, mv: &str) -> (u16, Value) {
     let addr = url.trim_start_matches("http://");
-    let body = json!({"position": position, "moves": [mv], "rules": {"captures_to_win": 1}}).to_string();
+    let body =
+        json!({"position": position, "moves": [mv], "rules": {"captures_to_win": 1}}).to_string();
     let mut stream = std::net::TcpStream::connect(addr).unwrap();
     use std::io::{Read, Write};
     write!(
@@ -247,7 +336,14 @@ fn gui_position(url: &str, position: &str, mv: &str) -> (u16, Value) {
     .unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).unwrap();
-    let status = response.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let body = response.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+    let status = response
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = response
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b)
+        .unwrap_or("");
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }

@@ -55,14 +55,19 @@ async fn a_level_sets_the_engine_options_and_names_the_engine() {
     page.send(json!({"type": "export", "format": "pgn"})).await;
     let export = page.until(WAIT, |v| v["type"] == "export").await;
     assert!(
-        export["text"].as_str().unwrap().contains("logged (level 2)"),
+        export["text"]
+            .as_str()
+            .unwrap()
+            .contains("logged (level 2)"),
         "{export}"
     );
     // Full strength: Skill Level 20 and the limits chosen.
     std::fs::write(&log, "").unwrap();
-    page.send(json!({"type": "play", "engine": 0, "human": "tigers", "level": "full",
-        "limits": {"movetime_ms": 70}}))
-        .await;
+    page.send(
+        json!({"type": "play", "engine": 0, "human": "tigers", "level": "full",
+        "limits": {"movetime_ms": 70}}),
+    )
+    .await;
     page.until(WAIT, |v| {
         is_state(v)
             && v["players"]["goats"] == "logged (full strength)"
@@ -80,21 +85,27 @@ async fn a_level_sets_the_engine_options_and_names_the_engine() {
         page.send(json!({"type": "play", "engine": 0, "level": level}))
             .await;
         let error = page.until(WAIT, |v| v["type"] == "error").await;
-        assert!(error["message"].as_str().unwrap().contains(needle), "{error}");
+        assert!(
+            error["message"].as_str().unwrap().contains(needle),
+            "{error}"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Plays `moves` as the page would, returning the last state.
-async fn play(page: &mut Client, moves: &[&str]) -> Value {
+/// Plays `moves` as the page would after `from` moves, returning the last state.
+async fn play(page: &mut Client, from: usize, moves: &[&str]) -> Value {
     let mut state = Value::Null;
     for (index, mv) in moves.iter().enumerate() {
         page.send(json!({"type": "move", "move": mv})).await;
         state = page
             .until(WAIT, |v| {
-                is_state(v) && v["game"]["moves"].as_array().map(Vec::len) == Some(index + 1)
+                v["type"] == "error"
+                    || is_state(v)
+                        && v["game"]["moves"].as_array().map(Vec::len) == Some(from + index + 1)
             })
             .await;
+        assert!(is_state(&state), "{mv}: {state}");
     }
     state
 }
@@ -113,25 +124,37 @@ async fn two_people_play_to_the_end_and_takeback_restores_the_clocks() {
     assert_eq!(state["people"], true);
     assert_eq!(state["clocks"]["goats_ms"], 60000);
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let state = play(&mut page, &["b2"]).await;
+    let state = play(&mut page, 0, &["b2"]).await;
     let goats = state["clocks"]["goats_ms"].as_u64().unwrap();
     assert!(goats <= 59_700, "{goats}");
-    let state = play(&mut page, &["e5d5"]).await;
-    assert_eq!(state["clocks"]["goats_ms"].as_u64().unwrap(), goats);
+    let state = play(&mut page, 1, &["e5d5"]).await;
+    // The goats' clock runs again (the view counts it down to now).
+    let running =
+        |state: &Value, side: &str| state["clocks"][format!("{side}_ms")].as_u64().unwrap();
+    assert!(
+        (goats - 2000..=goats).contains(&running(&state, "goats")),
+        "{state}"
+    );
+    let tigers = running(&state, "tigers");
+    assert!(tigers < 60_000, "{state}");
     // Between two people takeback takes back one move, clocks as they stood.
     page.send(json!({"type": "takeback"})).await;
     let state = page
         .until(WAIT, |v| is_state(v) && v["game"]["ply"] == 1)
         .await;
-    assert_eq!(state["clocks"]["goats_ms"].as_u64().unwrap(), goats);
-    assert_eq!(state["clocks"]["tigers_ms"], 60000);
+    assert_eq!(running(&state, "goats"), goats);
+    assert!(
+        (58_000..=60_000).contains(&running(&state, "tigers")),
+        "{state}"
+    );
     page.send(json!({"type": "takeback"})).await;
     let state = page
         .until(WAIT, |v| is_state(v) && v["game"]["ply"] == 0)
         .await;
-    assert_eq!(state["clocks"]["goats_ms"], 60000);
+    assert!(running(&state, "goats") > goats, "{state}");
+    assert_eq!(running(&state, "tigers"), 60_000);
     // Both sides by hand, to the end: the tiger takes the goat on b2.
-    let state = play(&mut page, &["b2", "e5d5", "c4", "a1c3"]).await;
+    let state = play(&mut page, 0, &["b2", "e5d5", "c4", "a1c3"]).await;
     assert_eq!(state["end"]["result"], "0-1", "{state}");
     assert!(state["end"]["reason"]
         .as_str()
@@ -149,9 +172,11 @@ async fn a_game_survives_a_restart_and_a_corrupt_store_is_set_aside() {
         let gui = Gui::start(&["--data", data_arg]);
         let mut page = Client::connect(&gui).await;
         page.until(WAIT, is_state).await;
-        page.send(json!({"type": "play", "engine": 0, "human": "goats", "level": 3,
-            "limits": {"clock_ms": 120000}}))
-            .await;
+        page.send(
+            json!({"type": "play", "engine": 0, "human": "goats", "level": 3,
+            "limits": {"clock_ms": 120000}}),
+        )
+        .await;
         page.until(WAIT, |v| is_state(v) && v["mode"] == "play")
             .await;
         page.send(json!({"type": "move", "move": moves[0]})).await;
@@ -193,7 +218,11 @@ async fn a_game_survives_a_restart_and_a_corrupt_store_is_set_aside() {
     let aside = std::fs::read_dir(&data)
         .unwrap()
         .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with("game.json.corrupt-"))
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("game.json.corrupt-")
+        })
         .count();
     assert_eq!(aside, 1);
     drop(gui);
@@ -217,12 +246,13 @@ fn probe(dir: &std::path::Path, position: &str) -> (String, Option<u16>) {
     (field("value:"), field("distance:").parse().ok())
 }
 
-/// Builds tables with captures to win 1 and the placement layers.
-pub fn small_tables() -> std::path::PathBuf {
+/// Builds tables into a fresh folder: `tb gen` with `args`.
+fn tables(args: &[&str]) -> std::path::PathBuf {
     let dir = temp_dir("gui-tables");
     let status = Command::new(env!("CARGO_BIN_EXE_baghchal"))
-        .args(["tb", "gen", "--captures-to-win", "1", "--placement", "--out"])
+        .args(["tb", "gen", "--out"])
         .arg(&dir)
+        .args(args)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .status()
@@ -231,40 +261,82 @@ pub fn small_tables() -> std::path::PathBuf {
     dir
 }
 
+/// The position after `moves` from `start`, under `rules`, by the server's parser and rules.
+fn after(gui: &Gui, start: &str, moves: &[&str], rules: &Value) -> String {
+    let request = json!({"position": start, "moves": moves, "rules": rules});
+    let (status, body) = gui.http("POST", "/api/position", &request.to_string());
+    assert_eq!(status, 200, "{body}");
+    let body: Value = serde_json::from_str(&body).unwrap();
+    body["game"]["position"]["fen"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// The mover's value after a move, from `tb probe` of the position after it.
+fn flipped(value: &str) -> &str {
+    match value {
+        "win" => "loss",
+        "loss" => "win",
+        other => other,
+    }
+}
+
+/// Sets up `position` in analysis and waits for the explorer to give every move a value
+/// (placement layers answer once their checksums are checked, in the background).
+async fn explore(page: &mut Client, position: &str, rules: &Value) -> Value {
+    page.send(json!({"type": "setup", "position": position, "rules": rules}))
+        .await;
+    let deadline = std::time::Instant::now() + WAIT;
+    loop {
+        let state = page
+            .until(WAIT, |v| {
+                is_state(v) && v["game"]["position"]["fen"] == position
+            })
+            .await;
+        let moves = state["explorer"]["moves"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        if !moves.is_empty() && moves.iter().all(|m| !m["value"].is_null()) {
+            return state;
+        }
+        assert!(std::time::Instant::now() < deadline, "no values: {state}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        page.send(json!({"type": "state"})).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_explorer_and_the_review_agree_with_tb_probe() {
-    let tables = small_tables();
+async fn the_explorer_agrees_with_tb_probe_in_both_phases() {
+    // Captures to win 1 with the placement layers of one goat in hand: small and quick.
+    let tables = tables(&[
+        "--captures-to-win",
+        "1",
+        "--placement",
+        "--max-in-hand",
+        "1",
+    ]);
     let gui = Gui::start(&["--tb", tables.to_str().unwrap()]);
     let mut page = Client::connect(&gui).await;
     page.until(WAIT, is_state).await;
+    let rules = json!({"captures_to_win": 1});
     // During a game there is no explorer.
-    page.send(json!({"type": "play", "engine": 0, "human": "tigers", "level": 1,
-        "rules": {"captures_to_win": 1}}))
-        .await;
+    page.send(
+        json!({"type": "play", "engine": 0, "human": "tigers", "level": 1,
+        "rules": rules}),
+    )
+    .await;
     let state = page
         .until(WAIT, |v| is_state(v) && v["mode"] == "play")
         .await;
     assert!(state["explorer"].is_null());
-    // A movement position and a placement position.
-    for position in ["TGGGT/GGGGG/GG1GG/GGGGG/TGGGT g 0 0", "T3T/5/2G2/5/T3T t 19 0"] {
-        page.send(json!({"type": "setup", "position": position,
-            "rules": {"captures_to_win": 1}}))
-            .await;
-        // Placement layers answer once their checksums are checked (in the background).
-        let mut state;
-        let deadline = std::time::Instant::now() + WAIT;
-        loop {
-            state = page
-                .until(WAIT, |v| is_state(v) && v["game"]["position"]["fen"] == position)
-                .await;
-            let moves = state["explorer"]["moves"].as_array().cloned().unwrap_or_default();
-            if !moves.is_empty() && moves.iter().all(|m| !m["value"].is_null()) {
-                break;
-            }
-            assert!(std::time::Instant::now() < deadline, "no values: {state}");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            page.send(json!({"type": "state"})).await;
-        }
+    // A movement position and a placement position (one goat in hand).
+    for position in [
+        "TGGGT/GGGGG/GG1GG/GGGGG/TGGGT g 0 0",
+        "TGGGT/GGGGG/GG1GG/GGGG1/TGGGT g 1 0",
+    ] {
+        let state = explore(&mut page, position, &rules).await;
         let explorer = &state["explorer"];
         let legal = state["game"]["legal"].as_array().unwrap();
         let moves = explorer["moves"].as_array().unwrap();
@@ -274,54 +346,73 @@ async fn the_explorer_and_the_review_agree_with_tb_probe() {
         assert_eq!(explorer["value"]["plies"], json!(distance));
         for entry in moves {
             let mv = entry["move"]["text"].as_str().unwrap();
-            let reply = gui.http(
-                "POST",
-                "/api/position",
-                &json!({"position": position, "moves": [mv], "rules": {"captures_to_win": 1}})
-                    .to_string(),
+            let (child, child_distance) = probe(&tables, &after(&gui, position, &[mv], &rules));
+            assert_eq!(
+                entry["value"]["wdl"],
+                flipped(&child),
+                "{mv} from {position}"
             );
-            let after: Value = serde_json::from_str(&reply.1).unwrap();
-            let child = after["game"]["position"]["fen"].as_str().unwrap().to_string();
-            let (child_value, child_distance) = probe(&tables, &child);
-            let flipped = match child_value.as_str() {
-                "win" => "loss",
-                "loss" => "win",
-                other => other,
-            };
-            assert_eq!(entry["value"]["wdl"], flipped, "{mv} from {position}");
-            assert_eq!(entry["value"]["plies"], json!(child_distance.map(|d| d + 1)));
+            assert_eq!(
+                entry["value"]["plies"],
+                json!(child_distance.map(|d| d + 1))
+            );
         }
     }
-    // The review of a game between two people: the marks are the moves whose value, by
-    // `tb probe` before and after, got worse for the player who made it.
-    let moves = ["b2", "e5d5", "c4", "a1c3"];
-    page.send(json!({"type": "play", "rules": {"captures_to_win": 1}}))
+    let _ = std::fs::remove_dir_all(&tables);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_review_marks_the_moves_tb_probe_says_lost_value() {
+    let tables = tables(&["--captures-to-win", "2"]);
+    let gui = Gui::start(&["--tb", tables.to_str().unwrap()]);
+    let mut page = Client::connect(&gui).await;
+    page.until(WAIT, is_state).await;
+    let rules = json!({"captures_to_win": 2});
+    let start = "TGGGT/GGGGG/GG1GG/GGGG1/TGGGT g 0 1";
+    // Two people; each plays the explorer's worst move, so that value is lost where it can be.
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..8 {
+        if after_outcome(&gui, start, &moves, &rules) {
+            break;
+        }
+        let played: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let state = explore(&mut page, &after(&gui, start, &played, &rules), &rules).await;
+        let listed = state["explorer"]["moves"].as_array().unwrap();
+        moves.push(
+            listed.last().unwrap()["move"]["text"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
+    page.send(json!({"type": "play", "start": start, "rules": rules}))
         .await;
-    page.until(WAIT, |v| is_state(v) && v["people"] == true)
-        .await;
-    let state = play(&mut page, &moves).await;
-    assert!(!state["end"].is_null());
-    assert!(state["explorer"].is_object(), "the explorer after the game");
+    page.until(WAIT, |v| {
+        is_state(v) && v["people"] == true && v["game"]["ply"] == 0
+    })
+    .await;
+    let state = play(&mut page, 0, &texts).await;
+    if state["end"].is_null() {
+        page.send(json!({"type": "resign"})).await;
+        page.until(WAIT, |v| is_state(v) && !v["end"].is_null())
+            .await;
+    }
     page.send(json!({"type": "review"})).await;
     let state = page
         .until(WAIT, |v| is_state(v) && !v["review"].is_null())
         .await;
-    let rank = |wdl: &str| ["win", "draw", "loss"].iter().position(|w| *w == wdl).unwrap();
+    let rank = |wdl: &str| {
+        ["win", "draw", "loss"]
+            .iter()
+            .position(|w| *w == wdl)
+            .unwrap()
+    };
     let mut expected = Vec::new();
-    for ply in 0..moves.len() {
-        let fen = |n: usize| {
-            let reply = gui.http(
-                "POST",
-                "/api/position",
-                &json!({"moves": moves[..n], "rules": {"captures_to_win": 1}}).to_string(),
-            );
-            let body: Value = serde_json::from_str(&reply.1).unwrap();
-            body["game"]["position"]["fen"].as_str().unwrap().to_string()
-        };
-        let (before, _) = probe(&tables, &fen(ply));
-        let (after, _) = probe(&tables, &fen(ply + 1));
-        // The position after is seen by the other side: its loss is the mover's win.
-        if 2 - rank(&after) > rank(&before) {
+    for ply in 0..texts.len() {
+        let (before, _) = probe(&tables, &after(&gui, start, &texts[..ply], &rules));
+        let (next, _) = probe(&tables, &after(&gui, start, &texts[..=ply], &rules));
+        if rank(flipped(&next)) > rank(&before) {
             expected.push(json!(ply + 1));
         }
     }
@@ -331,7 +422,20 @@ async fn the_explorer_and_the_review_agree_with_tb_probe() {
         .iter()
         .map(|m| m["ply"].clone())
         .collect();
-    assert_eq!(marks, expected, "{}", state["review"]);
-    assert_eq!(state["review"]["reviewed"], 4);
+    assert!(
+        !expected.is_empty(),
+        "the worst moves lost no value: {texts:?}"
+    );
+    assert_eq!(marks, expected, "{} for {texts:?}", state["review"]);
+    assert_eq!(state["review"]["reviewed"], json!(texts.len()));
+    assert_eq!(state["review"]["covered"], json!(texts.len()));
     let _ = std::fs::remove_dir_all(&tables);
+}
+
+/// Whether the game from `start` after `moves` is over by the rules.
+fn after_outcome(gui: &Gui, start: &str, moves: &[String], rules: &Value) -> bool {
+    let request = json!({"position": start, "moves": moves, "rules": rules});
+    let (_, body) = gui.http("POST", "/api/position", &request.to_string());
+    let body: Value = serde_json::from_str(&body).unwrap();
+    !body["game"]["outcome"].is_null()
 }

@@ -95,7 +95,10 @@ fn main() -> ExitCode {
     }
     let data = cli.data.clone().unwrap_or_else(default_data_dir);
     if let Err(error) = std::fs::create_dir_all(&data) {
-        eprintln!("error: cannot create the data folder \"{}\": {error}", data.display());
+        eprintln!(
+            "error: cannot create the data folder \"{}\": {error}",
+            data.display()
+        );
         return ExitCode::from(2);
     }
     let config = GuiConfig {

@@ -23,7 +23,11 @@ pub struct GuiConfig {
 /// The default data folder: `$XDG_DATA_HOME/baghchal-gui`, else
 /// `$HOME/.local/share/baghchal-gui`, else `baghchal-gui` in the working directory.
 pub fn default_data_dir() -> PathBuf {
-    let from = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let from = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     if let Some(dir) = from("XDG_DATA_HOME") {
         return dir.join("baghchal-gui");
     }

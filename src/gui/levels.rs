@@ -40,9 +40,9 @@ impl Level {
     /// A level outside 1..=8.
     pub fn check(self) -> Result<Level, String> {
         match self {
-            Level::Level(n) if !(1..=8).contains(&n) => Err(format!(
-                "level {n}: expected 1..8, \"full\" or \"perfect\""
-            )),
+            Level::Level(n) if !(1..=8).contains(&n) => {
+                Err(format!("level {n}: expected 1..8, \"full\" or \"perfect\""))
+            }
             _ => Ok(self),
         }
     }
@@ -113,6 +113,9 @@ mod tests {
         let perfect: Level = serde_json::from_str("\"perfect\"").unwrap();
         let options = perfect.options(Some(Path::new("/t")));
         assert!(options.contains(&("TablebasePath".into(), "/t".into())));
-        assert!(!Level::Full.options(Some(Path::new("/t"))).iter().any(|(n, _)| n == "TablebasePath"));
+        assert!(!Level::Full
+            .options(Some(Path::new("/t")))
+            .iter()
+            .any(|(n, _)| n == "TablebasePath"));
     }
 }

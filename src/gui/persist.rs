@@ -11,7 +11,9 @@ use std::time::Duration;
 impl Session {
     /// Writes the session's game to the store (when it changed).
     pub(crate) fn save(&mut self) {
-        let play = (self.mode == Mode::Play).then(|| self.play.clone()).flatten();
+        let play = (self.mode == Mode::Play)
+            .then(|| self.play.clone())
+            .flatten();
         let ms = |clock: &Option<Clock>| {
             clock.map(|c| u64::try_from(c.remaining().as_millis()).unwrap_or(u64::MAX))
         };
@@ -70,13 +72,17 @@ impl Session {
             Some("tigers") => Some(Side::Tigers),
             _ => None,
         };
-        self.limits = play.level.map_or(chosen.clone(), |level| level.limits(chosen));
+        self.limits = play
+            .level
+            .map_or(chosen.clone(), |level| level.limits(chosen));
         let control = self.limits.clock;
         self.clock_history = match control {
             Some(control) => saved
                 .clocks
                 .iter()
-                .map(|ms| ms.map(|ms| Some(Clock::with_remaining(control, Duration::from_millis(ms)))))
+                .map(|ms| {
+                    ms.map(|ms| Some(Clock::with_remaining(control, Duration::from_millis(ms))))
+                })
                 .collect(),
             None => Vec::new(),
         };

@@ -4,9 +4,9 @@
 
 use super::levels::Level;
 use super::messages::PlayRequest;
-use super::store::PlaySettings;
 use super::records::{record_of, write};
 use super::session::{Mode, Pending, Session, HUMAN_MARGIN};
+use super::store::PlaySettings;
 use super::view::MoveView;
 use super::worker::Job;
 use crate::referee::engine_process::SearchReply;
@@ -66,11 +66,16 @@ impl Session {
                     .ok_or_else(|| format!("unknown engine {index}"))?;
                 let level = level.unwrap_or(Level::Full);
                 if level == Level::Perfect && !self.shared.tables.available(&rules) {
-                    return Err("\"Perfect\" needs the tables for these rules: generate them in Analyse".into());
+                    return Err(
+                        "\"Perfect\" needs the tables for these rules: generate them in Analyse"
+                            .into(),
+                    );
                 }
                 let limits = level.limits(chosen);
                 if limits.is_unlimited() {
-                    return Err("choose a limit for the engine: move time, depth, nodes or a clock".into());
+                    return Err(
+                        "choose a limit for the engine: move time, depth, nodes or a clock".into(),
+                    );
                 }
                 (limits, Some(format!("{} ({})", spec.name, level.label())))
             }
@@ -241,7 +246,10 @@ impl Session {
     /// move); the clocks go back to where they stood.
     pub(crate) fn takeback(&mut self) -> Result<(), String> {
         if self.mode != Mode::Play {
-            return Err("takeback is for games in play; in analysis, step back and play another move".into());
+            return Err(
+                "takeback is for games in play; in analysis, step back and play another move"
+                    .into(),
+            );
         }
         let ply = self.game.ply();
         let mover = |p: &Position| p.side_to_move();
@@ -426,7 +434,11 @@ impl Session {
         let recorded = if self.recorded.len() == self.game.ply() {
             self.recorded.clone()
         } else {
-            self.game.moves().iter().map(|&mv| RecordedMove::book(mv)).collect()
+            self.game
+                .moves()
+                .iter()
+                .map(|&mv| RecordedMove::book(mv))
+                .collect()
         };
         record_of(
             &self.game,

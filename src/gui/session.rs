@@ -6,10 +6,10 @@
 use super::config::GuiConfig;
 use super::info::InfoView;
 use super::messages::{ClientMessage, MAX_MESSAGE};
-use super::store::{PlaySettings, Store};
-use super::tables::Review;
 use super::records::Ending;
 use super::registry::Registry;
+use super::store::{PlaySettings, Store};
+use super::tables::Review;
 use super::tables::Tables;
 use super::view::{prefix, EndView, GameView, MoveView};
 use super::watch::{WatchEvent, WatchHandle};

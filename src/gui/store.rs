@@ -230,7 +230,9 @@ mod tests {
         assert!(notice.contains("corrupt"), "{notice}");
         assert!(!store.path().exists());
         let aside = std::fs::read_dir(&dir).unwrap().flatten().any(|e| {
-            e.file_name().to_string_lossy().starts_with("game.json.corrupt-")
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("game.json.corrupt-")
         });
         assert!(aside);
         // Truncated JSON too.

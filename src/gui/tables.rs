@@ -444,7 +444,14 @@ fn rank(value: TbValue) -> (u8, i32) {
     match value.wdl {
         Wdl::Win => (0, plies),
         Wdl::Draw => (1, 0),
-        Wdl::Loss => (2, if value.plies_to_end.is_some() { -plies } else { 0 }),
+        Wdl::Loss => (
+            2,
+            if value.plies_to_end.is_some() {
+                -plies
+            } else {
+                0
+            },
+        ),
     }
 }
 

@@ -62,10 +62,7 @@ where
             .spawn()
             .expect("start chromedriver"),
     );
-    let profile = std::env::temp_dir().join(format!(
-        "gui-browser-{}-{width}",
-        std::process::id()
-    ));
+    let profile = std::env::temp_dir().join(format!("gui-browser-{}-{width}", std::process::id()));
     let args = [
         "--headless",
         "--no-sandbox",
@@ -154,9 +151,8 @@ pub async fn tap(client: &Client, selector: &str) {
 /// Runs axe-core (from disk) on the page; returns the serious and critical violations as
 /// `rule: target...` lines.
 pub async fn audit(client: &Client) -> Vec<String> {
-    let axe = std::fs::read_to_string(AXE).unwrap_or_else(|e| {
-        panic!("{AXE}: {e}: install it with `npm ci --prefix tests/browser`")
-    });
+    let axe = std::fs::read_to_string(AXE)
+        .unwrap_or_else(|e| panic!("{AXE}: {e}: install it with `npm ci --prefix tests/browser`"));
     client.execute(&axe, vec![]).await.expect("inject axe-core");
     let result = client
         .execute_async(
