@@ -70,11 +70,11 @@ async fn click(client: &Client, id: &str) {
         .unwrap();
 }
 
-async fn set_select(client: &Client, id: &str, value: &str) {
+async fn set_select(client: &Client, selector: &str, value: &str) {
     client
         .execute(
-            "const s = document.getElementById(arguments[0]); s.value = arguments[1]; s.dispatchEvent(new Event('change', { bubbles: true })); return s.value;",
-            vec![json!(id), json!(value)],
+            "const s = document.querySelector(arguments[0]); s.value = arguments[1]; s.dispatchEvent(new Event('change', { bubbles: true })); return s.value;",
+            vec![json!(selector), json!(value)],
         )
         .await
         .unwrap();
@@ -167,14 +167,21 @@ async fn scenarios(client: &Client, url: &str, tables: &Path, log: &Path) {
     assert_accessible(client, "the page as loaded").await;
 
     // A level chosen in the Play panel: the engine gets its Skill Level, the name shows it.
-    set_select(client, "level", "3").await;
+    client
+        .find(Locator::Css("button[data-tab=play]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    set_select(client, "#level", "3").await;
     let limits_hidden = js(
         client,
         "return document.getElementById('limits-box').hidden",
     )
     .await;
     assert_eq!(limits_hidden, json!(true), "a level has its own limits");
-    set_select(client, "human", "tigers").await;
+    set_select(client, "#play-form [name=human]", "tigers").await;
     click(client, "new-game").await;
     wait_for(client, &format!("{MOVES} >= 1"), LONG).await;
     let name = wait_for(client, "return document.getElementById('player-bottom').textContent + document.getElementById('player-top').textContent", LONG).await;
@@ -211,7 +218,7 @@ async fn scenarios(client: &Client, url: &str, tables: &Path, log: &Path) {
         "document.getElementById('play-form').captures.value = 1",
     )
     .await;
-    set_select(client, "opponent", "person").await;
+    set_select(client, "#opponent", "person").await;
     click(client, "new-game").await;
     wait_for(
         client,
@@ -316,9 +323,11 @@ async fn scenarios(client: &Client, url: &str, tables: &Path, log: &Path) {
         .await
         .unwrap();
     wait_for(client, &format!("{MOVES} === 1"), LONG).await;
-    // Continue from here with a person: Play, the same moves.
+    // Back one move (that one ended the game), then continue from there with a person.
+    click(client, "back").await;
+    wait_for(client, "return window.baghchal.state.game.ply === 0", LONG).await;
     click(client, "continue-person").await;
-    wait_for(client, &format!("return window.baghchal.state.mode === 'play' && window.baghchal.state.people && {MOVES} === 1"), LONG).await;
+    wait_for(client, &format!("return window.baghchal.state.mode === 'play' && window.baghchal.state.people && window.baghchal.state.game.moves.length === 0 && window.baghchal.state.game.position.fen === '{position}'"), LONG).await;
 }
 
 /// `POST /api/position` with one move; (status, body).

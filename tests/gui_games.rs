@@ -439,3 +439,71 @@ fn after_outcome(gui: &Gui, start: &str, moves: &[String], rules: &Value) -> boo
     let body: Value = serde_json::from_str(&body).unwrap();
     !body["game"]["outcome"].is_null()
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_generates_the_movement_tables_in_the_background() {
+    let dir = temp_dir("gui-generate");
+    let gui = Gui::start(&["--tb", dir.to_str().unwrap()]);
+    let mut page = Client::connect(&gui).await;
+    page.until(WAIT, is_state).await;
+    // Rules the tables do not cover: refused, with the reason.
+    page.send(json!({"type": "setup", "rules": {"captures_to_win": 9}}))
+        .await;
+    let state = page.until(WAIT, is_state).await;
+    assert_eq!(state["tables"]["status"], "uncovered");
+    page.send(json!({"type": "generate_tables"})).await;
+    let error = page.until(WAIT, |v| v["type"] == "error").await;
+    assert!(error["message"].as_str().unwrap().contains("1 to 5"), "{error}");
+    // Missing: the page gets the command and the size, then the generation's progress.
+    let rules = json!({"captures_to_win": 2});
+    page.send(json!({"type": "setup", "rules": rules})).await;
+    let state = page
+        .until(WAIT, |v| is_state(v) && v["tables"]["status"] == "missing")
+        .await;
+    let command = state["tables"]["command"].as_str().unwrap();
+    assert!(command.contains("--captures-to-win 2"), "{command}");
+    assert!(state["tables"]["bytes"].as_u64().unwrap() > 0);
+    page.send(json!({"type": "generate_tables"})).await;
+    let (mut progressed, mut moved) = (false, false);
+    let state = loop {
+        let state = page.until(WAIT * 4, is_state).await;
+        let generation = &state["tables"]["generation"];
+        moved |= state["game"]["moves"] == json!(["c3"]);
+        if generation["finished"] == true {
+            break state;
+        }
+        // The board goes on meanwhile.
+        if generation["total"].as_u64().unwrap_or(0) > 0 && !progressed {
+            progressed = true;
+            page.send(json!({"type": "move", "move": "c3"})).await;
+        }
+    };
+    assert!(progressed, "no progress was reported");
+    if !moved {
+        page.until(WAIT, |v| is_state(v) && v["game"]["moves"] == json!(["c3"]))
+            .await;
+    }
+    assert!(state["tables"]["generation"]["error"].is_null(), "{state}");
+    assert_eq!(state["tables"]["status"], "ok");
+    assert!(dir.join("layer-0.bctb").exists() && dir.join("layer-1.bctb").exists());
+    // The explorer now answers; a second generation is refused.
+    page.send(json!({"type": "setup", "position": "TGGGT/GGGGG/GG1GG/GGGG1/TGGGT g 0 1",
+        "rules": rules}))
+        .await;
+    let state = page
+        .until(WAIT, |v| is_state(v) && v["explorer"].is_object())
+        .await;
+    assert!(!state["explorer"]["moves"].as_array().unwrap().is_empty());
+    page.send(json!({"type": "generate_tables"})).await;
+    let error = page.until(WAIT, |v| v["type"] == "error").await;
+    assert!(error["message"].as_str().unwrap().contains("already"), "{error}");
+    // Perfect plays with them.
+    page.send(json!({"type": "play", "engine": 0, "human": "tigers", "level": "perfect",
+        "rules": rules, "limits": {"movetime_ms": 100}}))
+        .await;
+    let state = page
+        .until(WAIT, |v| v["type"] == "error" || is_state(v) && v["mode"] == "play")
+        .await;
+    assert_eq!(state["level"], "perfect", "{state}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
