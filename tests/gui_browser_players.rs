@@ -138,9 +138,9 @@ async fn players_choose_a_level_explore_the_tables_and_keep_their_games() {
             LONG,
         )
         .await;
-        let width = js(&client, "return document.documentElement.scrollWidth").await;
+        let width = js(&client, "return [document.documentElement.scrollWidth, window.innerWidth, [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.tagName + '#' + e.id + '.' + e.className + ':' + Math.round(e.getBoundingClientRect().right)).slice(0, 12)]").await;
         assert!(
-            width.as_u64().unwrap() <= 390,
+            width[1] == json!(390) && width[0] == json!(390),
             "wider than the phone: {width}"
         );
         screenshot(&client, "phone").await;

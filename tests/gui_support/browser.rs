@@ -47,7 +47,7 @@ pub fn browser_available() -> bool {
     false
 }
 
-/// Runs `scenarios` in a fresh headless Chromium of `width` x `height` pixels.
+/// Runs `scenarios` in a fresh headless Chromium with a viewport of `width` x `height` pixels.
 pub async fn with_browser<F, Fut>(width: u32, height: u32, scenarios: F)
 where
     F: FnOnce(Client) -> Fut,
@@ -76,10 +76,14 @@ where
         &format!("--user-data-dir={}", profile.display()),
     ];
     let mut capabilities = serde_json::Map::new();
-    capabilities.insert(
-        "goog:chromeOptions".into(),
-        json!({"binary": CHROMIUM, "args": args}),
-    );
+    // Desktop Chromium has a minimum window width (about 500 px): a phone is emulated.
+    let options = if width < 500 {
+        json!({"binary": CHROMIUM, "args": args, "mobileEmulation":
+            {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0, "touch": true}}})
+    } else {
+        json!({"binary": CHROMIUM, "args": args})
+    };
+    capabilities.insert("goog:chromeOptions".into(), options);
     let connector = hyper_util::client::legacy::connect::HttpConnector::new();
     let mut client = None;
     for _ in 0..100 {
