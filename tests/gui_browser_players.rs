@@ -254,8 +254,8 @@ async fn scenarios(client: &Client, url: &str, tables: &Path, log: &Path) {
     )
     .await;
     click(client, "review-button").await;
-    wait_for(client, "return !document.getElementById('review').hidden && document.getElementById('review').textContent.includes('Review')", LONG).await;
-    screenshot(client, "review").await;
+    // The tables cover no move of it (placement, 19 goats in hand).
+    wait_for(client, "return !document.getElementById('review').hidden && document.getElementById('review').textContent.includes('cover none')", LONG).await;
     assert_accessible(client, "after a game, with its review").await;
 
     // The explorer: every legal move with the value tb probe gives.
@@ -315,6 +315,72 @@ async fn scenarios(client: &Client, url: &str, tables: &Path, log: &Path) {
     screenshot(client, "explorer").await;
     assert_accessible(client, "analysis with the explorer").await;
     // Clicking a move of the explorer plays it.
+    client
+        .find(Locator::Css("#explorer .tb-play"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(client, &format!("{MOVES} === 1"), LONG).await;
+    // A game the tables cover, continued from Analyse with a person: goats place on e2 (the
+    // tiger on a1 may then take b2); the review marks e2 exactly when the explorer said it
+    // loses value.
+    let covered = "TGGGT/GGGGG/GG1GG/GGGG1/TGGGT g 1 0";
+    js(
+        client,
+        &format!("document.getElementById('position-input').value = '{covered}'"),
+    )
+    .await;
+    click(client, "setup").await;
+    wait_for(client, &format!("return window.baghchal.state.game.position.fen === '{covered}' && window.baghchal.state.explorer && window.baghchal.state.explorer.moves.every(m => m.value)"), LONG).await;
+    let values = js(client, "return window.baghchal.state.explorer.moves.map(m => [m.move.text, ['win', 'draw', 'loss'].indexOf(m.value.wdl)])").await;
+    let ranks: Vec<(String, u64)> = values
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| {
+            (
+                pair[0].as_str().unwrap().to_string(),
+                pair[1].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let best = ranks.iter().map(|(_, rank)| *rank).min().unwrap();
+    let lost = ranks.iter().any(|(mv, rank)| mv == "e2" && *rank > best);
+    click(client, "continue-person").await;
+    wait_for(
+        client,
+        "return window.baghchal.state.mode === 'play' && window.baghchal.state.people",
+        LONG,
+    )
+    .await;
+    type_move(client, "e2").await;
+    wait_for(client, "return window.baghchal.state.game.ply === 1", LONG).await;
+    type_move(client, "a1c3").await;
+    wait_for(client, "return window.baghchal.state.end", LONG).await;
+    click(client, "review-button").await;
+    let review = wait_for(client, "return !document.getElementById('review').hidden && document.getElementById('review').textContent.includes('checked') && document.getElementById('review').textContent", LONG).await;
+    assert_eq!(
+        review.as_str().unwrap().contains("e2?"),
+        lost,
+        "{review} {values}"
+    );
+    screenshot(client, "review").await;
+    client
+        .find(Locator::Css("button[data-tab=analyse]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    js(
+        client,
+        &format!("document.getElementById('position-input').value = '{position}'"),
+    )
+    .await;
+    click(client, "setup").await;
+    wait_for(client, &format!("return window.baghchal.state.game.position.fen === '{position}' && window.baghchal.state.game.moves.length === 0"), LONG).await;
     client
         .find(Locator::Css("#explorer .tb-play"))
         .await

@@ -453,7 +453,10 @@ async fn the_server_generates_the_movement_tables_in_the_background() {
     assert_eq!(state["tables"]["status"], "uncovered");
     page.send(json!({"type": "generate_tables"})).await;
     let error = page.until(WAIT, |v| v["type"] == "error").await;
-    assert!(error["message"].as_str().unwrap().contains("1 to 5"), "{error}");
+    assert!(
+        error["message"].as_str().unwrap().contains("1 to 5"),
+        "{error}"
+    );
     // Missing: the page gets the command and the size, then the generation's progress.
     let rules = json!({"captures_to_win": 2});
     page.send(json!({"type": "setup", "rules": rules})).await;
@@ -486,23 +489,46 @@ async fn the_server_generates_the_movement_tables_in_the_background() {
     assert!(state["tables"]["generation"]["error"].is_null(), "{state}");
     assert_eq!(state["tables"]["status"], "ok");
     assert!(dir.join("layer-0.bctb").exists() && dir.join("layer-1.bctb").exists());
+    // Only table files were written there, of the size the page announced.
+    let written: u64 = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|entry| {
+            let name = entry.file_name().to_string_lossy().to_string();
+            assert!(
+                name.starts_with("layer-") && name.ends_with(".bctb"),
+                "{name}"
+            );
+            entry.metadata().unwrap().len()
+        })
+        .sum();
+    assert_eq!(json!(written), state["tables"]["bytes"]);
     // The explorer now answers; a second generation is refused.
-    page.send(json!({"type": "setup", "position": "TGGGT/GGGGG/GG1GG/GGGG1/TGGGT g 0 1",
-        "rules": rules}))
-        .await;
+    page.send(
+        json!({"type": "setup", "position": "TGGGT/GGGGG/GG1GG/GGGG1/TGGGT g 0 1",
+        "rules": rules}),
+    )
+    .await;
     let state = page
         .until(WAIT, |v| is_state(v) && v["explorer"].is_object())
         .await;
     assert!(!state["explorer"]["moves"].as_array().unwrap().is_empty());
     page.send(json!({"type": "generate_tables"})).await;
     let error = page.until(WAIT, |v| v["type"] == "error").await;
-    assert!(error["message"].as_str().unwrap().contains("already"), "{error}");
+    assert!(
+        error["message"].as_str().unwrap().contains("already"),
+        "{error}"
+    );
     // Perfect plays with them.
-    page.send(json!({"type": "play", "engine": 0, "human": "tigers", "level": "perfect",
-        "rules": rules, "limits": {"movetime_ms": 100}}))
-        .await;
+    page.send(
+        json!({"type": "play", "engine": 0, "human": "tigers", "level": "perfect",
+        "rules": rules, "limits": {"movetime_ms": 100}}),
+    )
+    .await;
     let state = page
-        .until(WAIT, |v| v["type"] == "error" || is_state(v) && v["mode"] == "play")
+        .until(WAIT, |v| {
+            v["type"] == "error" || is_state(v) && v["mode"] == "play"
+        })
         .await;
     assert_eq!(state["level"], "perfect", "{state}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -107,7 +107,7 @@ export function renderExplorer(element, { explorer, tables, onPlay, onGenerate }
   } else if (tables.status === "missing") {
     element.append(node("p", "tb-help", "No tablebase for these rules yet. The movement tables give the exact value of every position without goats in hand. Generate them from a terminal:"));
     element.append(node("code", "tb-command", tables.command));
-    element.append(node("p", "tb-help", `They take ${megabytes(tables.bytes)} of disk and about a minute on two cores (the placement layers, --placement, take much longer; see docs/tablebase.md). Start the GUI with --tb and that folder, or generate them here, in the background, into ${tables.dir}:`));
+    element.append(node("p", "tb-help", `They take ${megabytes(tables.bytes)} of disk and a minute or two to generate (the placement layers, --placement, take hours; see docs/tablebase.md). Start the GUI with --tb and that folder, or generate them here, in the background, into ${tables.dir}:`));
   }
   if (generation && !generation.finished) {
     const label = `Generating ${generation.rules}: ${generation.phase || "starting"} (layer ${Math.min(generation.layers_done + 1, generation.layers)} of ${generation.layers})`;
