@@ -126,6 +126,13 @@ async fn two_people_play_to_the_end_and_takeback_restores_the_clocks() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let state = play(&mut page, 0, &["b2"]).await;
     let goats = state["clocks"]["goats_ms"].as_u64().unwrap();
+    // No review during a game.
+    page.send(json!({"type": "review"})).await;
+    let error = page.until(WAIT, |v| v["type"] == "error").await;
+    assert!(
+        error["message"].as_str().unwrap().contains("finished game"),
+        "{error}"
+    );
     assert!(goats <= 59_700, "{goats}");
     let state = play(&mut page, 1, &["e5d5"]).await;
     // The goats' clock runs again (the view counts it down to now).
