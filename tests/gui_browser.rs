@@ -3,139 +3,24 @@
 //! with CI=true a missing browser fails the test. With GUI_SCREENSHOTS=DIR the page is
 //! photographed into DIR/play.png, analysis.png and watch.png (tools/screenshots.sh).
 
+#[path = "gui_support/browser.rs"]
+mod browser;
 mod gui_support;
 
-use fantoccini::{Client, ClientBuilder, Locator};
+use browser::{browser_available, js, screenshot, tap, wait_for, with_browser};
+use fantoccini::{Client, Locator};
 use gui_support::{wait_for_children, Gui};
-use serde_json::{json, Value};
-use std::process::{Child, Command, Stdio};
+use serde_json::json;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-async fn js(client: &Client, script: &str) -> Value {
-    client.execute(script, vec![]).await.expect("script")
-}
-
-/// Waits until `script` returns a truthy value.
-async fn wait_for(client: &Client, script: &str, timeout: Duration) -> Value {
-    let deadline = Instant::now() + timeout;
-    loop {
-        let value = js(client, script).await;
-        if !(value.is_null() || value == json!(false) || value == json!("") || value == json!(0)) {
-            return value;
-        }
-        if Instant::now() >= deadline {
-            let page = js(client, "return [document.getElementById('status').textContent, document.getElementById('message').textContent, document.getElementById('lines').innerHTML.slice(0, 300), document.getElementById('position-string').textContent, JSON.stringify(window.__errors || []), JSON.stringify(window.baghchal.state.analysis).slice(0, 300), window.baghchal.state.mode, window.baghchal.state.game.ply].join(' | ')").await;
-            panic!("timed out waiting for: {script}\npage: {page}");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-async fn screenshot(client: &Client, name: &str) {
-    if let Ok(dir) = std::env::var("GUI_SCREENSHOTS") {
-        let png = client.screenshot().await.expect("screenshot");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(format!("{dir}/{name}.png"), png).unwrap();
-    }
-}
-
-/// Clicks an element of the board the way a pointer does (pointerdown + pointerup at its
-/// centre); WebDriver clicks on SVG shapes are refused as "not interactable".
-async fn tap(client: &Client, selector: &str) {
-    let script = r#"
-        const target = document.querySelector(arguments[0]);
-        if (!target) return false;
-        const box = target.getBoundingClientRect();
-        const at = { clientX: box.left + box.width / 2, clientY: box.top + box.height / 2, bubbles: true, pointerId: 1 };
-        const svg = document.querySelector('#board svg');
-        svg.dispatchEvent(new PointerEvent('pointerdown', at));
-        svg.dispatchEvent(new PointerEvent('pointerup', at));
-        return true;"#;
-    let done = client
-        .execute(script, vec![json!(selector)])
-        .await
-        .expect("tap");
-    assert_eq!(done, json!(true), "nothing to tap at {selector}");
-}
 
 const FEN: &str = "return document.getElementById('position-string').textContent";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_plays_analyses_watches_and_reports_faults() {
-    if !std::path::Path::new(CHROMIUM).exists() || !std::path::Path::new(CHROMEDRIVER).exists() {
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("CI=true but {CHROMIUM} or {CHROMEDRIVER} is missing: install chromium and chromium-driver");
-        }
-        println!("skipped: no chromium/chromedriver");
-        return;
+    if browser_available() {
+        with_browser(1200, 860, |client| async move { scenarios(&client).await }).await;
     }
-    let port = free_port();
-    let _driver = Driver(
-        Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chromedriver"),
-    );
-    let profile = std::env::temp_dir().join(format!("gui-browser-{}", std::process::id()));
-    let args = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--window-size=1200,860",
-        &format!("--user-data-dir={}", profile.display()),
-    ];
-    let mut capabilities = serde_json::Map::new();
-    capabilities.insert(
-        "goog:chromeOptions".into(),
-        json!({"binary": CHROMIUM, "args": args}),
-    );
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    let mut client = None;
-    for _ in 0..100 {
-        match ClientBuilder::new(connector.clone())
-            .capabilities(capabilities.clone())
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await
-        {
-            Ok(c) => {
-                client = Some(c);
-                break;
-            }
-            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
-        }
-    }
-    let client = client.expect("connect to chromedriver");
-    let result = scenarios(&client).await;
-    let _ = client.close().await;
-    let _ = std::fs::remove_dir_all(&profile);
-    result
 }
 
 async fn scenarios(client: &Client) {

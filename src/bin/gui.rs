@@ -1,7 +1,7 @@
 //! The browser GUI: serves the page on http://127.0.0.1:8080 (see docs/gui.md). A separate
 //! binary so that the engine binary stays free of the web stack.
 
-use baghchal::gui::config::engine_specs;
+use baghchal::gui::config::{default_data_dir, engine_specs};
 use baghchal::gui::server::Server;
 use baghchal::gui::GuiConfig;
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
@@ -24,9 +24,15 @@ struct Cli {
     /// st=1 ... (default: the baghchal binary next to this one).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = ArgAction::Append)]
     engine: Vec<String>,
-    /// Directory of movement-phase tablebases (`baghchal tb gen`), for analysis.
+    /// Directory of tablebases (`baghchal tb gen`), for the explorer, the review and the
+    /// "Perfect" level; the page can generate the movement tables into it (default: `tb` in
+    /// the data folder).
     #[arg(long, value_name = "DIR")]
     tb: Option<PathBuf>,
+    /// Data folder: the game in progress is kept there (`game.json`) and survives restarts
+    /// (default: $XDG_DATA_HOME/baghchal-gui or ~/.local/share/baghchal-gui).
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
 }
 
 /// Starts the desktop browser on `url`, if one can be found.
@@ -87,10 +93,19 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    let data = cli.data.clone().unwrap_or_else(default_data_dir);
+    if let Err(error) = std::fs::create_dir_all(&data) {
+        eprintln!(
+            "error: cannot create the data folder \"{}\": {error}",
+            data.display()
+        );
+        return ExitCode::from(2);
+    }
     let config = GuiConfig {
         bind: cli.bind,
         engines,
-        tablebase: cli.tb.clone(),
+        tablebase: cli.tb.clone().unwrap_or_else(|| data.join("tb")),
+        data,
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

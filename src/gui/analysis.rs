@@ -51,6 +51,9 @@ impl Session {
         self.idle_engine();
         self.mode = Mode::Analyse;
         self.human = None;
+        self.people = false;
+        self.play = None;
+        self.review = None;
         self.clocks = [None, None];
         self.ending = None;
         self.game = game;
@@ -70,7 +73,7 @@ impl Session {
             return Err(format!("multipv {multipv}: expected 1..{MAX_MULTIPV}"));
         }
         if on {
-            self.worker_for(engine)?;
+            self.worker_for(engine, Vec::new())?;
         }
         if self.mode != Mode::Analyse {
             self.stop_watch_quietly();

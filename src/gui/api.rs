@@ -1,6 +1,7 @@
 //! Stateless HTTP JSON routes: the configuration, positions checked with the library's parser
 //! and rules, and record files listed. Errors are `{"error": "..."}` with status 400 or 404.
 
+use super::levels::Level;
 use super::messages::RulesMessage;
 use super::play::parse_position;
 use super::records::{read, summaries};
@@ -34,7 +35,8 @@ fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
     serde_json::from_slice(bytes).map_err(|e| bad(format!("invalid JSON request: {e}")))
 }
 
-/// `GET /api/config`: the engines (by index and name), whether tables are configured.
+/// `GET /api/config`: the engines (by index and name), the levels, whether tables for the
+/// default rules are there.
 pub async fn config(State(app): State<AppState>) -> Json<Value> {
     let engines: Vec<Value> = app
         .shared
@@ -44,9 +46,15 @@ pub async fn config(State(app): State<AppState>) -> Json<Value> {
         .enumerate()
         .map(|(index, spec)| json!({"index": index, "name": spec.name, "limits": spec.limits.to_string()}))
         .collect();
+    let levels: Vec<Value> = (1..=8)
+        .map(Level::Level)
+        .chain([Level::Full, Level::Perfect])
+        .map(|level| json!({"level": level, "label": level.label(), "skill": level.skill(), "elo": level.elo()}))
+        .collect();
     Json(json!({
         "engines": engines,
-        "tablebase": app.shared.tables.is_configured(),
+        "levels": levels,
+        "tablebase": app.shared.tables.available(&crate::Rules::default()),
         "max_multipv": super::analysis::MAX_MULTIPV,
         "version": env!("CARGO_PKG_VERSION"),
     }))

@@ -1,4 +1,5 @@
-//! What the `gui` binary was started with: address, engines (referee engine specs) and tables.
+//! What the `gui` binary was started with: address, engines (referee engine specs), the data
+//! folder (the game kept on disk) and the tables directory.
 
 use crate::referee::play::sibling_engine;
 use crate::referee::spec::{parse_engines, EngineSpec};
@@ -12,8 +13,28 @@ pub struct GuiConfig {
     pub bind: SocketAddr,
     /// The engines the browser may choose from, by index.
     pub engines: Vec<EngineSpec>,
-    /// Tablebase directory (`--tb`), opened per rule variant when first needed.
-    pub tablebase: Option<PathBuf>,
+    /// Tablebase directory (`--tb`, default `tb` in the data folder), opened per rule variant
+    /// when first needed; the only place the server generates tables into.
+    pub tablebase: PathBuf,
+    /// Data folder (`--data`): the game in progress (`game.json`).
+    pub data: PathBuf,
+}
+
+/// The default data folder: `$XDG_DATA_HOME/baghchal-gui`, else
+/// `$HOME/.local/share/baghchal-gui`, else `baghchal-gui` in the working directory.
+pub fn default_data_dir() -> PathBuf {
+    let from = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(dir) = from("XDG_DATA_HOME") {
+        return dir.join("baghchal-gui");
+    }
+    match from("HOME") {
+        Some(home) => home.join(".local/share/baghchal-gui"),
+        None => PathBuf::from("baghchal-gui"),
+    }
 }
 
 /// Limit given to engines whose spec names none: one second per move.

@@ -1,9 +1,10 @@
 //! Messages from the page over the WebSocket (JSON objects tagged by `type`), and the settings
 //! they carry. Engines are named by their index in the server's configuration only.
 
+use super::levels::Level;
 use crate::referee::time_control::{Limits, TimeControl};
 use crate::{Repetition, Rules, Side};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// Largest message the server reads from the page; longer ones get an error.
@@ -62,7 +63,7 @@ impl RulesMessage {
 }
 
 /// Engine limits chosen on the page: any of move time, depth, nodes, and a clock.
-#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct LimitsMessage {
     /// `go movetime`, ms.
@@ -83,6 +84,18 @@ impl LimitsMessage {
     /// # Errors
     /// No limit at all, or values out of range.
     pub fn limits(self) -> Result<Limits, String> {
+        let limits = self.parse()?;
+        if limits.is_unlimited() {
+            return Err("choose a limit for the engine: move time, depth, nodes or a clock".into());
+        }
+        Ok(limits)
+    }
+
+    /// The referee's limits, possibly none at all (two people, or a level's own limits).
+    ///
+    /// # Errors
+    /// Values out of range.
+    pub fn parse(self) -> Result<Limits, String> {
         let limits = Limits {
             clock: match self.clock_ms {
                 Some(0) | None => None,
@@ -101,18 +114,16 @@ impl LimitsMessage {
             nodes: self.nodes.filter(|&n| n > 0),
             margin: Duration::from_millis(100),
         };
-        if limits.is_unlimited() {
-            return Err("choose a limit for the engine: move time, depth, nodes or a clock".into());
-        }
         Ok(limits)
     }
 }
 
 /// `goats` or `tigers`.
-#[derive(Clone, Copy, Debug, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SideMessage {
     /// Goats.
+    #[default]
     Goats,
     /// Tigers.
     Tigers,
@@ -127,26 +138,41 @@ impl From<SideMessage> for Side {
     }
 }
 
+/// A new game against engine `engine` at `level` (or between two people at the board when
+/// `engine` is absent), the user playing `human`, from `start` (a position string), the game
+/// shown (`from_shown`) or the start position.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayRequest {
+    /// Engine index; absent or null: two people play.
+    #[serde(default)]
+    pub engine: Option<usize>,
+    /// Strength: 1..8, `full` (with `limits`) or `perfect`; absent = `full`.
+    #[serde(default)]
+    pub level: Option<Level>,
+    /// The user's side against the engine (default goats).
+    #[serde(default)]
+    pub human: SideMessage,
+    /// Rule variant.
+    #[serde(default)]
+    pub rules: RulesMessage,
+    /// The engine's limits and the clock.
+    #[serde(default)]
+    pub limits: LimitsMessage,
+    /// Start position string.
+    #[serde(default)]
+    pub start: Option<String>,
+    /// Continue the game shown (its moves up to the ply shown, and its rules).
+    #[serde(default)]
+    pub from_shown: bool,
+}
+
 /// A message from the page.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMessage {
-    /// A new game against engine `engine`, the user playing `human`, from `start` (a position
-    /// string) or the start position.
-    Play {
-        /// Engine index.
-        engine: usize,
-        /// The user's side.
-        human: SideMessage,
-        /// Rule variant.
-        #[serde(default)]
-        rules: RulesMessage,
-        /// The engine's limits and the clock.
-        limits: LimitsMessage,
-        /// Start position string.
-        #[serde(default)]
-        start: Option<String>,
-    },
+    /// A new game (see [`PlayRequest`]).
+    Play(PlayRequest),
     /// The user's move (`c3`, `e1d2`).
     Move {
         /// Move text.
@@ -220,6 +246,10 @@ pub enum ClientMessage {
     },
     /// Ask for the current state again.
     State,
+    /// After a game: mark the moves that changed its value (tablebases).
+    Review,
+    /// Generate the movement tables for the rules of the game shown, in the background.
+    GenerateTables,
 }
 
 fn one() -> u32 {

@@ -11,7 +11,9 @@
 //!   [`watch`]); [`worker`]: a thread owning one engine process; [`registry`]: every such thread,
 //!   stopped on Ctrl-C;
 //! - [`view`], [`info`], [`messages`]: what goes over the wire; [`records`]: import and export in
-//!   the referee's record formats; [`tables`]: tablebase values; [`assets`]: the embedded page.
+//!   the referee's record formats; [`tables`]: the tablebases (explorer, review, generation)
+//!   and [`solved`] their use in the session; [`levels`]: playing strength; [`store`] and
+//!   [`persist`]: the game kept on disk; [`assets`]: the embedded page.
 //!
 //! See docs/gui.md for the HTTP and WebSocket API.
 
@@ -20,13 +22,17 @@ pub mod api;
 pub mod assets;
 pub mod config;
 pub mod info;
+pub mod levels;
 pub mod messages;
+pub mod persist;
 pub mod play;
 pub mod records;
 pub mod registry;
 pub mod server;
 pub mod session;
 pub mod socket;
+pub mod solved;
+pub mod store;
 pub mod tables;
 pub mod view;
 pub mod watch;

@@ -2,15 +2,17 @@
 //! the engine's answers are judged by the referee's judge in the worker; clocks are the
 //! referee's [`Clock`]s.
 
-use super::messages::{LimitsMessage, RulesMessage};
+use super::levels::Level;
+use super::messages::PlayRequest;
 use super::records::{record_of, write};
 use super::session::{Mode, Pending, Session, HUMAN_MARGIN};
+use super::store::PlaySettings;
 use super::view::MoveView;
 use super::worker::Job;
 use crate::referee::engine_process::SearchReply;
 use crate::referee::game::outcome_reason;
 use crate::referee::outcome::{GameResult, Termination, Verdict};
-use crate::referee::record::RecordedMove;
+use crate::referee::record::{GameRecord, RecordedMove};
 use crate::referee::time_control::{Clock, Limits};
 use crate::{Game, Move, Position, Side};
 use serde_json::json;
@@ -35,50 +37,106 @@ pub fn parse_position(text: &str) -> Result<Position, String> {
 }
 
 impl Session {
-    /// Starts a game of the user (`human`) against engine `engine`.
-    pub(crate) fn new_play(
-        &mut self,
-        engine: usize,
-        human: Side,
-        rules: RulesMessage,
-        limits: LimitsMessage,
-        start: Option<&str>,
-    ) -> Result<(), String> {
-        let rules = rules.rules()?;
-        let limits = limits.limits()?;
-        let name = self
-            .shared
-            .config
-            .engines
-            .get(engine)
-            .map(|s| s.name.clone())
-            .ok_or_else(|| format!("unknown engine {engine}"))?;
-        let start = match start.filter(|s| !s.trim().is_empty()) {
-            Some(text) => parse_position(text)?,
-            None => Position::startpos(),
+    /// Starts a game: the user against an engine at a level, or two people at the board.
+    pub(crate) fn new_play(&mut self, request: PlayRequest) -> Result<(), String> {
+        // Continuing keeps the game shown and its rules; otherwise the rules chosen.
+        let game = if request.from_shown {
+            if self.mode != Mode::Analyse {
+                return Err("continue from a position shown in Analyse".into());
+            }
+            self.shown()
+        } else {
+            let start = match request.start.as_deref().filter(|s| !s.trim().is_empty()) {
+                Some(text) => parse_position(text)?,
+                None => Position::startpos(),
+            };
+            Game::new(start, request.rules.rules()?)
         };
-        let game = Game::new(start, rules);
+        let rules = *game.rules();
+        let level = request.level.map(Level::check).transpose()?;
+        let chosen = request.limits.parse()?;
+        let human: Side = request.human.into();
+        let (limits, name) = match request.engine {
+            Some(index) => {
+                let spec = self
+                    .shared
+                    .config
+                    .engines
+                    .get(index)
+                    .ok_or_else(|| format!("unknown engine {index}"))?;
+                let level = level.unwrap_or(Level::Full);
+                if level == Level::Perfect && !self.shared.tables.available(&rules) {
+                    return Err(
+                        "\"Perfect\" needs the tables for these rules: generate them in Analyse"
+                            .into(),
+                    );
+                }
+                let limits = level.limits(chosen);
+                if limits.is_unlimited() {
+                    return Err(
+                        "choose a limit for the engine: move time, depth, nodes or a clock".into(),
+                    );
+                }
+                (limits, Some(format!("{} ({})", spec.name, level.label())))
+            }
+            None => (chosen, None),
+        };
         if let Some(outcome) = game.outcome() {
             return Err(format!("that position is already over: {outcome}"));
         }
+        let recorded = if request.from_shown {
+            let mut recorded = self.recorded.clone();
+            recorded.truncate(game.ply());
+            recorded
+        } else {
+            Vec::new()
+        };
         self.stop_watch_quietly();
         self.idle_engine();
         self.analysis_on = false;
         self.game = game;
-        self.cursor = 0;
-        self.recorded.clear();
+        self.cursor = self.game.ply();
+        self.recorded = recorded;
         self.mode = Mode::Play;
-        self.human = Some(human);
-        self.players = match human {
-            Side::Goats => ["You".to_string(), name],
-            Side::Tigers => [name, "You".to_string()],
+        self.people = name.is_none();
+        self.human = name.as_ref().map(|_| human);
+        self.players = match (&name, human) {
+            (None, _) => ["Goats player".to_string(), "Tigers player".to_string()],
+            (Some(name), Side::Goats) => ["You".to_string(), name.clone()],
+            (Some(name), Side::Tigers) => [name.clone(), "You".to_string()],
         };
         self.clocks = [limits.clock.map(Clock::new), limits.clock.map(Clock::new)];
+        self.clock_history = vec![self.clocks; self.game.ply()];
         self.limits = limits;
         self.ending = None;
-        self.worker_for(engine)?;
+        self.review = None;
+        self.notice = None;
+        self.play = Some(PlaySettings {
+            engine: request.engine,
+            human: name.as_ref().map(|_| human.to_string()),
+            level: request.engine.map(|_| level.unwrap_or(Level::Full)),
+            limits: request.limits,
+        });
+        if let Some(index) = request.engine {
+            self.worker_for(index, self.profile())?;
+        } else {
+            self.drop_worker();
+        }
         self.after_change();
         Ok(())
+    }
+
+    /// The options of the game's level for the engine (none outside play).
+    pub(crate) fn profile(&self) -> Vec<(String, String)> {
+        let level = self.play.as_ref().and_then(|p| p.level);
+        level.map_or_else(Vec::new, |level| {
+            level.options(Some(self.shared.tables.dir()))
+        })
+    }
+
+    /// Whether a person plays `side` (in play).
+    pub(crate) fn is_human(&self, side: Side) -> bool {
+        self.mode == Mode::Play && (self.people || self.human == Some(side))
     }
 
     /// What follows a change of the game: the end by the rules, the engine's turn, analysis.
@@ -89,6 +147,8 @@ impl Session {
         match self.mode {
             Mode::Play => {
                 self.turn_started = Instant::now();
+                self.clock_history.truncate(self.game.ply());
+                self.clock_history.push(self.clocks);
                 if let Some(outcome) = self.game.outcome() {
                     let result = outcome
                         .winner()
@@ -109,7 +169,7 @@ impl Session {
     pub(crate) fn resume_engine(&mut self) {
         match self.mode {
             Mode::Play => {
-                let engine_to_move = Some(self.game.position().side_to_move()) != self.human;
+                let engine_to_move = !self.is_human(self.game.position().side_to_move());
                 if engine_to_move && self.ending.is_none() && self.pending.is_none() {
                     if let Some((_, worker, _)) = &self.worker {
                         let worker = std::sync::Arc::clone(worker);
@@ -155,7 +215,7 @@ impl Session {
                     return Err("go to the last move to play".into());
                 }
                 let side = self.game.position().side_to_move();
-                if Some(side) != self.human {
+                if !self.is_human(side) {
                     return Err("it is not your turn".into());
                 }
                 self.game.check_move(mv).map_err(|e| e.to_string())?;
@@ -182,43 +242,55 @@ impl Session {
         }
     }
 
-    /// Takes back the user's last move and the engine's reply.
+    /// Takes back the user's last move and the engine's reply (between two people, the last
+    /// move); the clocks go back to where they stood.
     pub(crate) fn takeback(&mut self) -> Result<(), String> {
         if self.mode != Mode::Play {
-            return Err("takeback is for games against the engine; in analysis, step back and play another move".into());
+            return Err(
+                "takeback is for games in play; in analysis, step back and play another move"
+                    .into(),
+            );
         }
-        let human = self.human.expect("play has a human side");
         let ply = self.game.ply();
+        let mover = |p: &Position| p.side_to_move();
         if !self.game.positions()[..ply]
             .iter()
-            .any(|p| p.side_to_move() == human)
+            .any(|p| self.is_human(mover(p)))
         {
             return Err("nothing to take back".into());
         }
         self.idle_engine();
         while self.game.undo().is_some() {
             self.recorded.pop();
-            if self.game.position().side_to_move() == human {
+            if self.is_human(self.game.position().side_to_move()) {
                 break;
             }
         }
+        if let Some(clocks) = self.clock_history.get(self.game.ply()) {
+            self.clocks = *clocks;
+        }
         self.cursor = self.game.ply();
         self.ending = None;
+        self.review = None;
         self.after_change();
         Ok(())
     }
 
-    /// The user resigns.
+    /// The side to move resigns (the user against the engine: the user's side).
     pub(crate) fn resign(&mut self) -> Result<(), String> {
-        let human = self.human.filter(|_| self.mode == Mode::Play);
-        let Some(human) = human.filter(|_| self.ending.is_none()) else {
+        let side = match (self.mode, self.people) {
+            (Mode::Play, true) => Some(self.game.position().side_to_move()),
+            (Mode::Play, false) => self.human,
+            _ => None,
+        };
+        let Some(side) = side.filter(|_| self.ending.is_none()) else {
             return Err("no game to resign".into());
         };
         self.idle_engine();
         self.ending = Some((
-            GameResult::win_for(human.opposite()),
+            GameResult::win_for(side.opposite()),
             Termination::Normal,
-            format!("{} resign", capitalized(human)),
+            format!("{} resign", capitalized(side)),
         ));
         Ok(())
     }
@@ -226,7 +298,7 @@ impl Session {
     /// Asks the engine for the user's best move.
     pub(crate) fn ask_hint(&mut self) -> Result<(), String> {
         let side = self.game.position().side_to_move();
-        if self.mode != Mode::Play || self.ending.is_some() || Some(side) != self.human {
+        if self.people || self.ending.is_some() || !self.is_human(side) {
             return Err("a hint is for your turn in a game against the engine".into());
         }
         let Some((_, worker, _)) = &self.worker else {
@@ -259,16 +331,19 @@ impl Session {
     /// When the user's flag falls, if it can.
     pub(crate) fn human_flag_at(&self) -> Option<Instant> {
         let side = self.game.position().side_to_move();
-        if self.mode != Mode::Play || self.ending.is_some() || Some(side) != self.human {
+        if self.ending.is_some() || !self.is_human(side) {
             return None;
         }
         let clock = self.clocks[side.index()].as_ref()?;
         Some(self.turn_started + clock.remaining() + HUMAN_MARGIN)
     }
 
-    /// The user's time ran out.
+    /// The time of the person to move ran out.
     pub(crate) fn flag_fell(&mut self) {
-        let Some(human) = self.human else { return };
+        let human = self.game.position().side_to_move();
+        if !self.is_human(human) {
+            return;
+        }
         self.idle_engine();
         if let Some(clock) = &mut self.clocks[human.index()] {
             clock.charge(Duration::MAX / 4, Duration::ZERO);
@@ -312,7 +387,7 @@ impl Session {
             {
                 self.pending = None;
                 let name = self.players[side.index()].clone();
-                if termination == Termination::TimeForfeit && self.human != Some(side) {
+                if termination == Termination::TimeForfeit && !self.is_human(side) {
                     self.ending = Some((
                         GameResult::win_for(side.opposite()),
                         termination,
@@ -339,35 +414,44 @@ impl Session {
         Ok(())
     }
 
-    /// Sends the game as a record in `format`.
-    pub(crate) fn export(&mut self, format: &str) -> Result<(), String> {
-        let limits = |name: &str| {
-            if name == "You" || name.is_empty() {
+    /// The game as a record: players named with their level, `-` as a person's time control.
+    pub(crate) fn record(&self) -> GameRecord {
+        let control = |side: Side| {
+            if self.mode != Mode::Play || self.is_human(side) {
                 "-".to_string()
             } else {
                 self.limits.to_string()
             }
         };
-        let names = [
-            if self.players[0].is_empty() {
-                "?"
+        let name = |side: Side| {
+            let name = &self.players[side.index()];
+            if name.is_empty() {
+                "?".to_string()
             } else {
-                &self.players[0]
-            },
-            if self.players[1].is_empty() {
-                "?"
-            } else {
-                &self.players[1]
-            },
-        ];
-        let record = record_of(
+                name.clone()
+            }
+        };
+        let recorded = if self.recorded.len() == self.game.ply() {
+            self.recorded.clone()
+        } else {
+            self.game
+                .moves()
+                .iter()
+                .map(|&mv| RecordedMove::book(mv))
+                .collect()
+        };
+        record_of(
             &self.game,
-            &self.recorded,
-            names,
-            [limits(&self.players[0]), limits(&self.players[1])],
+            &recorded,
+            [&name(Side::Goats), &name(Side::Tigers)],
+            [control(Side::Goats), control(Side::Tigers)],
             &self.ending,
-        );
-        let text = write(&record, format)?;
+        )
+    }
+
+    /// Sends the game as a record in `format`.
+    pub(crate) fn export(&mut self, format: &str) -> Result<(), String> {
+        let text = write(&self.record(), format)?;
         self.send(&json!({"type": "export", "format": format, "text": text}));
         Ok(())
     }

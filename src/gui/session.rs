@@ -8,6 +8,8 @@ use super::info::InfoView;
 use super::messages::{ClientMessage, MAX_MESSAGE};
 use super::records::Ending;
 use super::registry::Registry;
+use super::store::{PlaySettings, Store};
+use super::tables::Review;
 use super::tables::Tables;
 use super::view::{prefix, EndView, GameView, MoveView};
 use super::watch::{WatchEvent, WatchHandle};
@@ -43,6 +45,8 @@ pub enum Input {
     Worker(u64, WorkerEvent),
     /// An event of watched game generation `u64`.
     Watch(u64, WatchEvent),
+    /// The tables' generation made progress or ended.
+    Tables,
 }
 
 /// What the session is doing.
@@ -78,11 +82,25 @@ pub struct Session {
     pub(crate) recorded: Vec<RecordedMove>,
     pub(crate) players: [String; 2],
     pub(crate) human: Option<Side>,
+    /// Two people play at the board (no engine).
+    pub(crate) people: bool,
+    /// How the game in play was set up (kept with it on disk).
+    pub(crate) play: Option<PlaySettings>,
     pub(crate) limits: Limits,
     pub(crate) clocks: [Option<Clock>; 2],
+    /// In play, both clocks after each ply (index = ply), for takeback.
+    pub(crate) clock_history: Vec<[Option<Clock>; 2]>,
+    /// The review of a finished game, when asked for.
+    pub(crate) review: Option<Review>,
+    /// The game on disk.
+    pub(crate) store: Store,
+    /// A problem to tell the page about (a corrupt store file set aside).
+    pub(crate) notice: Option<String>,
     pub(crate) turn_started: Instant,
     pub(crate) ending: Ending,
     pub(crate) worker: Option<(usize, Arc<WorkerHandle>, u64)>,
+    /// The options the worker's engine was started with beyond its spec's (the level).
+    pub(crate) worker_profile: Vec<(String, String)>,
     pub(crate) generation: u64,
     pub(crate) serial: u64,
     pub(crate) pending: Option<Pending>,
@@ -98,6 +116,7 @@ pub struct Session {
 /// Starts the session actor; returns where to send its inputs.
 pub fn spawn_session(shared: Arc<Shared>) -> UnboundedSender<Input> {
     let (inputs, receiver) = unbounded_channel();
+    let store = Store::new(&shared.config.data);
     let mut session = Session {
         shared,
         inputs: inputs.clone(),
@@ -108,11 +127,18 @@ pub fn spawn_session(shared: Arc<Shared>) -> UnboundedSender<Input> {
         recorded: Vec::new(),
         players: [String::new(), String::new()],
         human: None,
+        people: false,
+        play: None,
         limits: Limits::default(),
         clocks: [None, None],
+        clock_history: Vec::new(),
+        review: None,
+        store,
+        notice: None,
         turn_started: Instant::now(),
         ending: None,
         worker: None,
+        worker_profile: Vec::new(),
         generation: 0,
         serial: 0,
         pending: None,
@@ -124,7 +150,10 @@ pub fn spawn_session(shared: Arc<Shared>) -> UnboundedSender<Input> {
         watch: None,
         watch_turn: None,
     };
-    tokio::spawn(async move { session.run(receiver).await });
+    tokio::spawn(async move {
+        session.restore();
+        session.run(receiver).await;
+    });
     inputs
 }
 
@@ -183,6 +212,7 @@ impl Session {
                     self.watch_event(event);
                 }
             }
+            Input::Tables => self.send_state(),
         }
     }
 
@@ -198,13 +228,7 @@ impl Session {
             Err(e) => return self.error(&format!("invalid message: {e}")),
         };
         let result = match message {
-            ClientMessage::Play {
-                engine,
-                human,
-                rules,
-                limits,
-                start,
-            } => self.new_play(engine, human.into(), rules, limits, start.as_deref()),
+            ClientMessage::Play(request) => self.new_play(request),
             ClientMessage::Move { text } => self.user_move(&text),
             ClientMessage::Takeback => self.takeback(),
             ClientMessage::Resign => self.resign(),
@@ -228,6 +252,8 @@ impl Session {
             ClientMessage::RestartEngine => self.restart_engine(),
             ClientMessage::Export { format } => self.export(&format),
             ClientMessage::State => Ok(()),
+            ClientMessage::Review => self.ask_review(),
+            ClientMessage::GenerateTables => self.generate_tables(),
         };
         match result {
             Ok(()) => self.send_state(),
@@ -269,9 +295,14 @@ impl Session {
         }
     }
 
-    /// The engine worker for engine `index`, started (or restarted) when needed.
-    pub(crate) fn worker_for(&mut self, index: usize) -> Result<Arc<WorkerHandle>, String> {
-        let spec = self
+    /// The engine worker for engine `index`, started with the options of `profile` after its
+    /// own (a level), started (or restarted) when needed.
+    pub(crate) fn worker_for(
+        &mut self,
+        index: usize,
+        profile: Vec<(String, String)>,
+    ) -> Result<Arc<WorkerHandle>, String> {
+        let mut spec = self
             .shared
             .config
             .engines
@@ -284,11 +315,13 @@ impl Session {
                 )
             })?;
         if let Some((current, worker, _)) = &self.worker {
-            if *current == index && !worker.is_finished() {
+            if *current == index && !worker.is_finished() && self.worker_profile == profile {
                 return Ok(Arc::clone(worker));
             }
         }
         self.drop_worker();
+        spec.options.extend(profile.iter().cloned());
+        self.worker_profile = profile;
         self.generation += 1;
         let generation = self.generation;
         let inputs = self.inputs.clone();
@@ -365,15 +398,16 @@ impl Session {
         json!({"goats_ms": ms[0], "tigers_ms": ms[1], "running": running.map(|s| s.to_string())})
     }
 
-    /// Sends the whole state.
-    pub(crate) fn send_state(&self) {
+    /// Sends the whole state (and keeps the game on disk).
+    pub(crate) fn send_state(&mut self) {
+        self.save();
         if self.out.is_none() {
             return;
         }
         let shown = self.shown();
         let user_may_move = self.ending.is_none()
             && match self.mode {
-                Mode::Play => self.at_end() && Some(shown.position().side_to_move()) == self.human,
+                Mode::Play => self.at_end() && self.is_human(shown.position().side_to_move()),
                 Mode::Analyse => true,
                 Mode::Watch => false,
             };
@@ -404,6 +438,12 @@ impl Session {
             "rules": self.game.rules().to_string(),
             "players": {"goats": self.players[0], "tigers": self.players[1]},
             "human": self.human.map(|s| s.to_string()),
+            "people": self.people,
+            "level": self.play.as_ref().and_then(|p| p.level).map(|l| l.label()),
+            "review": self.review,
+            "notice": self.notice,
+            "tables": self.shared.tables.view(self.game.rules()),
+            "explorer": self.explorer(&shown),
             "clocks": self.clock_view(),
             "thinking": thinking,
             "end": end,
@@ -411,7 +451,6 @@ impl Session {
             "hint": self.hint,
             "analysis": {"on": self.analysis_on, "multipv": self.multipv, "lines": self.lines,
                           "engine": self.worker.as_ref().map(|(i, _, _)| engines.get(*i).copied())},
-            "tablebase": self.shared.tables.describe(shown.position(), self.game.rules()),
             "engines": engines,
         }));
     }

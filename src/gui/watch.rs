@@ -198,6 +198,9 @@ impl Session {
         self.analysis_on = false;
         self.mode = Mode::Watch;
         self.human = None;
+        self.people = false;
+        self.play = None;
+        self.review = None;
         self.clocks = [None, None];
         self.ending = None;
         self.fault = None;

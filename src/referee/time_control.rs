@@ -173,6 +173,16 @@ impl Clock {
         }
     }
 
+    /// A clock of `control` with `remaining` left, at the start of a period (a game kept on
+    /// disk and read back).
+    pub fn with_remaining(control: TimeControl, remaining: Duration) -> Clock {
+        Clock {
+            control,
+            remaining,
+            moves_in_period: 0,
+        }
+    }
+
     /// Time left.
     pub fn remaining(&self) -> Duration {
         self.remaining

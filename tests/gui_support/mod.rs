@@ -13,12 +13,34 @@ use tokio_tungstenite::tungstenite::Message;
 pub struct Gui {
     pub child: Child,
     pub addr: SocketAddr,
+    /// A data folder made for this server (removed when dropped), unless `--data` was given.
+    owned_data: Option<std::path::PathBuf>,
+}
+
+/// A fresh, empty folder under the temporary directory.
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "{name}-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 impl Gui {
-    /// Starts the server on a free loopback port with `args`.
+    /// Starts the server on a free loopback port with `args` (and a data folder of its own
+    /// unless `args` name one).
     pub fn start(args: &[&str]) -> Gui {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gui"))
+        let owned_data = (!args.contains(&"--data")).then(|| temp_dir("gui-data"));
+        let mut command = Command::new(env!("CARGO_BIN_EXE_gui"));
+        if let Some(dir) = &owned_data {
+            command.arg("--data").arg(dir);
+        }
+        let mut child = command
             .args(["--bind", "127.0.0.1:0"])
             .args(args)
             .stdout(Stdio::piped())
@@ -34,7 +56,11 @@ impl Gui {
             .find(|t| t.starts_with("http://"))
             .unwrap_or_else(|| panic!("no address in {line:?}"));
         let addr = url.trim_start_matches("http://").parse().unwrap();
-        Gui { child, addr }
+        Gui {
+            child,
+            addr,
+            owned_data,
+        }
     }
 
     /// The page's URL.
@@ -93,6 +119,9 @@ impl Drop for Gui {
             self.interrupt();
             let _ = self.child.kill();
             let _ = self.child.wait();
+        }
+        if let Some(dir) = &self.owned_data {
+            let _ = std::fs::remove_dir_all(dir);
         }
     }
 }

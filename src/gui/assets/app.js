@@ -2,12 +2,12 @@
 // turns server state into views and user intent into messages.
 
 import { createBoard } from "./board.js";
-import { renderPlayer, renderMoves, renderLines, renderInfo, evalHeight, formatClock } from "./panels.js";
+import { renderPlayer, renderMoves, renderLines, renderInfo, evalHeight, formatClock, renderExplorer, renderReview } from "./panels.js";
 
 const $ = id => document.getElementById(id);
 let socket = null, state = null, lines = [], orientation = "normal", tab = "play";
 let editing = null, autoplay = null, exportAction = null, receivedAt = 0, messageTimer = null, rejected = false;
-let recordText = "";
+let recordText = "", config = null;
 
 const board = createBoard($("board"), intent => {
   if (intent.kind === "point" && editing) {
@@ -93,7 +93,7 @@ function renderBoard() {
     board.set({ board: editing.join(""), orientation, last: null, legal: [], arrows: [], interactive: false, editing: true });
     return;
   }
-  board.set({ board: view.position.board, orientation, last: view.last, legal: view.legal, arrows: arrows(), interactive: view.legal.length > 0, editing: false });
+  board.set({ board: view.position.board, orientation, last: view.last, legal: view.legal, arrows: arrows(), interactive: view.legal.length > 0, editing: false, label: boardLabel(view) });
 }
 
 function clockMs(side) {
@@ -116,7 +116,34 @@ function renderAnalysis() {
   });
   const best = state.mode === "analyse" && state.analysis.on && lines[0] ? lines[0].goats_cp : null;
   $("eval-fill").style.height = `${evalHeight(best)}%`;
-  $("tablebase").textContent = state.tablebase ? `Tablebase: ${state.tablebase}` : "";
+  renderExplorer($("explorer"), {
+    explorer: state.explorer, tables: state.tables,
+    onPlay: move => send({ type: "move", move }),
+    onGenerate: () => send({ type: "generate_tables" }),
+  });
+}
+
+// Board contents in words, for screen readers.
+function boardLabel(view) {
+  const points = piece => [...view.position.board].map((c, i) => c === piece ? "abcde"[i % 5] + (Math.floor(i / 5) + 1) : null).filter(Boolean);
+  return `board: tigers on ${points("T").join(" ")}; goats on ${points("G").join(" ") || "none"}; ${view.position.in_hand} goats in hand, ${view.position.captured} captured`;
+}
+
+const sideName = side => (side === "goats" ? "Goats" : "Tigers");
+
+// The status line, announced by screen readers: the last move, who moves, the end.
+function statusText(view) {
+  const parts = [];
+  if (view.last) {
+    const mover = view.position.side === "goats" ? "Tigers" : "Goats";
+    const what = view.last.over ? `${view.last.from} takes ${view.last.over}, to ${view.last.to}` : view.last.from ? `${view.last.from} to ${view.last.to}` : `placed on ${view.last.to}`;
+    parts.push(`${mover}: ${what}.`);
+  }
+  parts.push(view.outcome ? view.outcome : `${sideName(view.position.side)} to move`);
+  if (state.thinking) parts.push(`${state.players[state.thinking] || "engine"} is thinking`);
+  if (view.ply < view.moves.length) parts.push(`move ${view.ply} of ${view.moves.length}`);
+  if (state.end) parts.push(`Game over: ${state.end.reason}`);
+  return parts.join(" · ");
 }
 
 function render() {
@@ -125,13 +152,16 @@ function render() {
   renderBoard();
   renderPlayers();
   renderAnalysis();
-  renderMoves($("moves"), view, ply => send({ type: "goto", ply }));
-  const side = view.position.side;
-  let status = `${side === "goats" ? "Goats" : "Tigers"} to move`;
-  if (view.outcome) status = view.outcome;
-  if (state.thinking) status += ` · ${state.players[state.thinking] || "engine"} is thinking`;
-  if (view.ply < view.moves.length) status += ` · move ${view.ply} of ${view.moves.length}`;
-  $("status").textContent = status;
+  const mistakes = new Set((state.review?.marks || []).map(mark => mark.ply));
+  renderMoves($("moves"), view, ply => send({ type: "goto", ply }), mistakes);
+  const status = statusText(view);
+  if ($("status").textContent !== status) $("status").textContent = status;
+  $("notice").hidden = !state.notice;
+  $("notice").textContent = state.notice || "";
+  $("review-button").hidden = !(state.mode === "play" && state.end && state.tables.status === "ok");
+  renderReview($("review"), state.mode === "play" ? state.review : null, ply => send({ type: "goto", ply: ply + 1 }));
+  $("move-input").disabled = view.legal.length === 0;
+  $("move-submit").disabled = view.legal.length === 0;
   $("banner").hidden = !state.end;
   if (state.end) $("banner").textContent = `${state.end.result} · ${state.end.reason}`;
   $("fault").hidden = !state.fault;
@@ -145,6 +175,37 @@ function render() {
       if (select.name === "tigers" && names.length > 1) select.value = 1;
     }
   }
+  const opponent = $("opponent");
+  if (opponent.options.length !== names.length + 1) {
+    opponent.replaceChildren(...names.map((name, index) => new Option(`Engine: ${name}`, index)), new Option("A person at this board", "person"));
+  }
+  const perfect = $("level").querySelector("option[value=perfect]");
+  if (perfect) perfect.disabled = state.tables.status !== "ok";
+  playFormShape();
+}
+
+// The Play form shows what applies: a level against an engine, engine limits at full
+// strength and perfect, neither for two people.
+function playFormShape() {
+  const form = $("play-form");
+  const person = form.opponent.value === "person";
+  $("level-label").hidden = person;
+  $("human-label").hidden = person;
+  $("limits-box").hidden = person || !["full", "perfect"].includes(form.level.value);
+}
+
+async function loadConfig() {
+  try {
+    config = await (await fetch("/api/config")).json();
+  } catch (error) {
+    return;
+  }
+  $("level").replaceChildren(...config.levels.map(level => {
+    const label = typeof level.level === "number" ? `Level ${level.level} (about ${level.elo} Elo)` : level.level === "full" ? "Full strength" : "Perfect (tablebases)";
+    return new Option(label, level.level);
+  }));
+  $("level").value = "full";
+  playFormShape();
 }
 
 function rulesFromForm() {
@@ -154,16 +215,42 @@ function rulesFromForm() {
 
 const number = value => (value === "" || Number(value) === 0 ? null : Number(value));
 
-$("play-form").addEventListener("submit", event => {
-  event.preventDefault();
-  const form = event.target;
+// A play message from the Play form; `extra` overrides (continuing from Analyse).
+function playMessage(extra = {}) {
+  const form = $("play-form");
   const clock = Number(form.minutes.value) * 60000;
-  send({
-    type: "play", engine: Number(form.engine.value), human: form.human.value, rules: rulesFromForm(),
+  const opponent = extra.opponent ?? form.opponent.value;
+  const person = opponent === "person";
+  const level = /^[0-9]+$/.test(form.level.value) ? Number(form.level.value) : form.level.value;
+  return {
+    type: "play", engine: person ? null : Number(opponent), level: person ? null : level,
+    human: extra.human ?? form.human.value, rules: rulesFromForm(), from_shown: Boolean(extra.from_shown),
     limits: { movetime_ms: number(form.movetime.value), depth: number(form.depth.value), nodes: number(form.nodes.value),
       clock_ms: clock || null, increment_ms: clock ? Number(form.increment.value) * 1000 : null },
-  });
-  orientation = form.human.value === "goats" ? "normal" : "flipped";
+  };
+}
+$("play-form").addEventListener("submit", event => {
+  event.preventDefault();
+  const message = playMessage();
+  send(message);
+  orientation = message.engine === null || message.human === "goats" ? "normal" : "flipped";
+});
+$("play-form").addEventListener("change", playFormShape);
+const continueFromHere = opponent => {
+  if (!state) return;
+  const human = state.game.position.side;
+  send(playMessage({ from_shown: true, opponent, human }));
+  orientation = opponent === "person" || human === "goats" ? "normal" : "flipped";
+};
+$("continue-engine").addEventListener("click", () => continueFromHere($("opponent").value === "person" ? "0" : $("opponent").value));
+$("continue-person").addEventListener("click", () => continueFromHere("person"));
+$("review-button").addEventListener("click", () => send({ type: "review" }));
+$("move-form").addEventListener("submit", event => {
+  event.preventDefault();
+  const text = $("move-input").value.trim();
+  if (!text) return;
+  send({ type: "move", move: text });
+  $("move-input").value = "";
 });
 $("watch-form").addEventListener("submit", event => {
   event.preventDefault();
@@ -273,6 +360,7 @@ setInterval(() => {
 }, 200);
 
 selectTab("play");
+loadConfig();
 connect();
 
 // For tests and the curious: the state the page last got from the server.

@@ -2,7 +2,9 @@
 // rules: the legal moves it shows come from the server, and every attempt is reported.
 //
 //   const board = createBoard(element, intent => ...);
-//   board.set({ board, orientation, last, legal, arrows, editing, interactive });
+//   board.set({ board, orientation, last, legal, arrows, editing, interactive, label });
+//
+// label is the board's text for screen readers (the pieces' points).
 //
 // intent is { kind: "move", text } (a move attempt, legal or not) or { kind: "point", square }
 // (a click in set-up mode).
@@ -108,6 +110,7 @@ export function createBoard(root, onIntent) {
   }
 
   function render() {
+    svg.setAttribute("aria-label", state.label || "board");
     svg.replaceChildren();
     const defs = el("defs", {}, svg);
     for (const kind of ["best", "hint", "second"]) {
