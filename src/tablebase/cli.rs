@@ -1,10 +1,13 @@
 //! The `baghchal tb ...` subcommands: gen, verify, probe.
 
+use super::forbid::cli::ForbidCommand;
+use super::forbid::probe::probe_forbid;
 use super::generate::Progress;
 use super::placement::generate::{generate_placement, PlacementReport, MAX_IN_HAND};
 use super::placement::verify::verify_placement;
 use super::solve::{generate_tables, LayerReport};
 use super::verify::verify_tables;
+use super::forbid::ForbidValue;
 use super::{TableRules, Tablebase, Wdl};
 use crate::Position;
 use clap::Subcommand;
@@ -59,6 +62,13 @@ pub enum TbCommand {
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
+    },
+    /// Bagh Chal under `Repetition forbid`: census and exact values of the table draws (see
+    /// docs/forbid.md).
+    Forbid {
+        /// What to do.
+        #[command(subcommand)]
+        command: ForbidCommand,
     },
     /// Print the value of a position and the moves that keep it.
     Probe {
@@ -325,6 +335,7 @@ fn run_with_progress(
                 Ok(())
             }
         }
+        TbCommand::Forbid { command } => super::forbid::cli::run(command, out, progress),
         TbCommand::Probe { dir, position } => {
             let position: Position = position.trim().parse().map_err(|e| format!("{e}"))?;
             let tables = Tablebase::open_recorded(&dir).map_err(|e| e.to_string())?;
@@ -354,6 +365,16 @@ fn run_with_progress(
                 })
                 .collect();
             out!(out, "moves: {}", moves.join(" "));
+            // Under `Repetition forbid`, from an empty history (see docs/forbid.md).
+            if position.goats_in_hand() == 0 {
+                let side = position.side_to_move();
+                match probe_forbid(&dir, &tables, &position).map_err(|e| e.to_string())? {
+                    Some(ForbidValue::Win) => out!(out, "forbid: {side} win"),
+                    Some(ForbidValue::Loss) => out!(out, "forbid: {} win", side.opposite()),
+                    Some(ForbidValue::Unknown) => out!(out, "forbid: unknown"),
+                    None => out!(out, "forbid: not solved (no forbid file; `tb forbid solve`)"),
+                }
+            }
             Ok(())
         }
     }
