@@ -275,7 +275,7 @@ fn table_wins_hold_under_forbid_after_draws() {
                 if tables.probe(&position).unwrap().wdl != Wdl::Draw {
                     continue;
                 }
-                for mv in position.legal_moves(&rules) {
+                for &mv in position.legal_moves(&rules).iter() {
                     let child = position.played(mv);
                     let value = tables.probe(&child).unwrap();
                     let Some(plies) = value.plies_to_end.filter(|&d| (1..=5).contains(&d)) else {

@@ -359,9 +359,9 @@ mod tests {
     fn moves_match_the_rules_core() {
         let mut rng = StdRng::seed_from_u64(7);
         for trial in 0..4000 {
-            let empties = rng.gen_range(1..=5usize);
+            let empties = rng.random_range(1..=5usize);
             let raw = RawIndex::new(empties);
-            let board = raw.decode(rng.gen_range(0..raw.len() as u32));
+            let board = raw.decode(rng.random_range(0..raw.len() as u32));
             let forced_capture = trial % 2 == 1;
             let side = [GOATS, TIGERS][trial / 2 % 2];
             let captured = empties as u8 - 1;

@@ -142,10 +142,10 @@ mod tests {
     fn components_match_mutual_reachability_in_reverse_topological_order() {
         let mut rng = StdRng::seed_from_u64(23);
         for trial in 0..300 {
-            let n = rng.gen_range(1..40u32);
-            let density = rng.gen_range(0.0..3.0) / f64::from(n);
+            let n = rng.random_range(1..40u32);
+            let density = rng.random_range(0.0..3.0) / f64::from(n);
             let adjacency: Vec<Vec<u32>> = (0..n)
-                .map(|_| (0..n).filter(|_| rng.gen_bool(density.min(1.0))).collect())
+                .map(|_| (0..n).filter(|_| rng.random_bool(density.min(1.0))).collect())
                 .collect();
             let reach = closure(&adjacency);
             let mut order = vec![u32::MAX; n as usize];
