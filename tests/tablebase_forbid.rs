@@ -224,7 +224,7 @@ fn check_solved_values(captures_to_win: u8, stride: usize) {
                     continue;
                 }
                 let mut game = Game::new(position, forbid_rules(captures_to_win));
-                let mut budget = 20_000;
+                let mut budget = 5_000;
                 let Some(winner) = full_history_winner(&mut game, &tables, &mut budget) else {
                     out_of_budget += 1;
                     continue;
@@ -256,7 +256,7 @@ fn solved_values_agree_with_a_full_history_search_captures_to_win_1() {
 
 #[test]
 fn solved_values_agree_with_a_full_history_search_captures_to_win_2() {
-    check_solved_values(2, 7);
+    check_solved_values(2, 31);
 }
 
 #[test]
@@ -295,4 +295,73 @@ fn table_wins_hold_under_forbid_after_draws() {
         }
     }
     assert!(checked >= 50, "{checked}");
+}
+
+fn run_tb(args: &[&str]) -> (bool, String, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_baghchal"))
+        .arg("tb")
+        .args(args)
+        .output()
+        .expect("run baghchal");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_cli_solves_probes_and_refuses_a_damaged_forbid_file() {
+    // A private copy: this test damages a file.
+    let source = solved_dir(1);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("forbid-cli");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(source.join("layer-0.bctb"), dir.join("layer-0.bctb")).unwrap();
+    let dir_text = dir.to_str().unwrap();
+
+    let (ok, out, _) = run_tb(&["forbid", "census", dir_text]);
+    assert!(ok);
+    assert!(out.lines().any(|line| line.trim_start().starts_with("0 goats")), "{out}");
+
+    // A table draw with a solved value, and what the library says of it.
+    let tables = Tablebase::open(&dir, table_rules(1)).unwrap();
+    let index = LayerIndex::get(1);
+    let position = (0..index.len())
+        .map(|class| board_position(index.decode(class), 0, 0))
+        .find(|p| tables.probe(p).unwrap().wdl == Wdl::Draw)
+        .expect("a draw");
+    let text = position.to_string();
+    let (ok, out, _) = run_tb(&["probe", dir_text, &text]);
+    assert!(ok);
+    assert!(out.contains("forbid: not solved"), "{out}");
+
+    let (ok, out, _) = run_tb(&["forbid", "solve", dir_text, "--max-states", "24"]);
+    assert!(ok, "{out}");
+    let value = probe_forbid(&dir, &tables, &position).unwrap().unwrap();
+    let winner = match value {
+        ForbidValue::Win => position.side_to_move(),
+        ForbidValue::Loss => position.side_to_move().opposite(),
+        ForbidValue::Unknown => panic!("layer 0 of CapturesToWin 1 is solved completely"),
+    };
+    let (ok, out, _) = run_tb(&["probe", dir_text, &text]);
+    assert!(ok);
+    assert!(out.contains(&format!("forbid: {winner} win")), "{out}");
+    // Solving again keeps the file.
+    let (ok, out, _) = run_tb(&["forbid", "solve", dir_text, "--max-states", "24"]);
+    assert!(ok && out.contains("(present)"), "{out}");
+
+    // One flipped bit: reported as corrupt, never used.
+    let path = dir.join("forbid-0.bcfb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&path, bytes).unwrap();
+    let (ok, _, err) = run_tb(&["probe", dir_text, &text]);
+    assert!(!ok && err.contains("corrupt"), "{err}");
+    // Out-of-range options and missing tables are clear errors.
+    let (ok, _, _) = run_tb(&["forbid", "solve", dir_text, "--max-states", "65"]);
+    assert!(!ok);
+    let (ok, _, err) = run_tb(&["forbid", "census", "/nonexistent/forbid"]);
+    assert!(!ok && err.contains("not found"), "{err}");
 }
