@@ -5,12 +5,17 @@
 use baghchal::tablebase::forbid::census::census;
 use baghchal::tablebase::forbid::probe::probe_forbid;
 use baghchal::tablebase::forbid::solve::{solve_tables, SolveOptions};
+use baghchal::tablebase::forbid::start::start_bounds;
 use baghchal::tablebase::forbid::ForbidValue;
 use baghchal::tablebase::index::LayerIndex;
+use baghchal::tablebase::placement::PlacementTables;
 use baghchal::tablebase::solve::generate_tables;
 use baghchal::tablebase::verify::board_position;
 use baghchal::tablebase::{TableRules, Tablebase, Wdl};
 use baghchal::{Game, Position, Repetition, Rules, Side};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -40,7 +45,8 @@ fn forbid_rules(captures_to_win: u8) -> Rules {
 fn solved_dir(captures_to_win: u8) -> &'static Path {
     static DIRS: [OnceLock<PathBuf>; 2] = [OnceLock::new(), OnceLock::new()];
     DIRS[usize::from(captures_to_win) - 1].get_or_init(|| {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("forbid-ctw{captures_to_win}"));
+        let dir =
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("forbid-ctw{captures_to_win}"));
         generate_tables(&dir, table_rules(captures_to_win), 2, QUIET).expect("generation");
         solve_tables(&dir, OPTIONS, QUIET).expect("solve");
         dir
@@ -54,17 +60,19 @@ fn raw_positions(captured: u8, side: Side) -> impl Iterator<Item = Position> {
         .filter(|&tigers| tigers.count_ones() == 4)
         .flat_map(move |tigers| {
             let free: Vec<u32> = (0..squares).filter(|&p| tigers & (1 << p) == 0).collect();
-            subsets(&free, usize::from(captured) + 1).into_iter().map(move |empties| {
-                let goats = !(tigers | empties) & ((1 << squares) - 1);
-                Position::from_parts(
-                    baghchal::Bitboard(tigers),
-                    baghchal::Bitboard(goats),
-                    side,
-                    0,
-                    captured,
-                )
-                .expect("valid")
-            })
+            subsets(&free, usize::from(captured) + 1)
+                .into_iter()
+                .map(move |empties| {
+                    let goats = !(tigers | empties) & ((1 << squares) - 1);
+                    Position::from_parts(
+                        baghchal::Bitboard(tigers),
+                        baghchal::Bitboard(goats),
+                        side,
+                        0,
+                        captured,
+                    )
+                    .expect("valid")
+                })
         })
 }
 
@@ -76,7 +84,10 @@ fn subsets(points: &[u32], k: usize) -> Vec<u32> {
         return Vec::new();
     }
     let (first, rest) = (points[0], &points[1..]);
-    let mut out: Vec<u32> = subsets(rest, k - 1).into_iter().map(|s| s | 1 << first).collect();
+    let mut out: Vec<u32> = subsets(rest, k - 1)
+        .into_iter()
+        .map(|s| s | 1 << first)
+        .collect();
     out.extend(subsets(rest, k));
     out
 }
@@ -96,7 +107,9 @@ fn component_sizes(edges: &HashMap<u64, Vec<u64>>) -> Vec<usize> {
         if !seen.insert(v) {
             return 0;
         }
-        1 + back.get(&v).map_or(0, |ws| ws.iter().map(|&w| collect(w, back, seen)).sum())
+        1 + back
+            .get(&v)
+            .map_or(0, |ws| ws.iter().map(|&w| collect(w, back, seen)).sum())
     }
     let mut finished = Vec::new();
     let mut seen = HashSet::new();
@@ -178,11 +191,13 @@ fn full_history_winner(game: &mut Game, tables: &Tablebase, budget: &mut u64) ->
     if let Some(outcome) = game.outcome() {
         return outcome.winner();
     }
-    let value = tables.probe(game.position()).expect("covered");
-    match value.wdl {
-        Wdl::Win => return Some(mover),
-        Wdl::Loss => return Some(mover.opposite()),
-        Wdl::Draw => {}
+    // Table values are used in the movement phase only.
+    let value = (game.position().goats_in_hand() == 0)
+        .then(|| tables.probe(game.position()).expect("covered"));
+    match value.map(|value| value.wdl) {
+        Some(Wdl::Win) => return Some(mover),
+        Some(Wdl::Loss) => return Some(mover.opposite()),
+        _ => {}
     }
     if *budget == 0 {
         return None;
@@ -322,7 +337,11 @@ fn the_cli_solves_probes_and_refuses_a_damaged_forbid_file() {
 
     let (ok, out, _) = run_tb(&["forbid", "census", dir_text]);
     assert!(ok);
-    assert!(out.lines().any(|line| line.trim_start().starts_with("0 goats")), "{out}");
+    assert!(
+        out.lines()
+            .any(|line| line.trim_start().starts_with("0 goats")),
+        "{out}"
+    );
 
     // A table draw with a solved value, and what the library says of it.
     let tables = Tablebase::open(&dir, table_rules(1)).unwrap();
@@ -364,4 +383,55 @@ fn the_cli_solves_probes_and_refuses_a_damaged_forbid_file() {
     assert!(!ok);
     let (ok, _, err) = run_tb(&["forbid", "census", "/nonexistent/forbid"]);
     assert!(!ok && err.contains("not found"), "{err}");
+}
+
+#[test]
+fn the_placement_pass_under_forbid_agrees_with_a_full_history_search() {
+    // CapturesToWin 1: every table draw is solved, so every placement value is decided.
+    let dir = solved_dir(1);
+    let start = start_bounds(dir, 2, 2, QUIET).expect("placement under forbid");
+    assert_eq!(start.unknown_entries, vec![0]);
+    assert!(start.run.start.is_none(), "stopped at 2 goats in hand");
+    let placement = PlacementTables::open(&start.dir, table_rules(1)).expect("open");
+    assert!(placement.wait_checked().is_empty(), "no corrupt layer");
+    let tables = Tablebase::open(dir, table_rules(1)).expect("open");
+    let mut rng = StdRng::seed_from_u64(23);
+    let (mut checked, mut goats_wins) = (0, 0);
+    for _ in 0..400 {
+        let in_hand = rng.random_range(1..=2u8);
+        let side = if rng.random_bool(0.5) {
+            Side::Goats
+        } else {
+            Side::Tigers
+        };
+        let mut points: Vec<u32> = (0..25).collect();
+        points.shuffle(&mut rng);
+        let tigers = points[..4].iter().fold(0, |set, &p| set | 1 << p);
+        let goats = points[4..4 + usize::from(20 - in_hand)]
+            .iter()
+            .fold(0, |set, &p| set | 1 << p);
+        let position = Position::from_parts(
+            baghchal::Bitboard(tigers),
+            baghchal::Bitboard(goats),
+            side,
+            in_hand,
+            0,
+        )
+        .expect("valid");
+        let stored = placement.probe(&position).expect("covered");
+        assert_ne!(stored, Wdl::Draw, "{position}: no unknown values here");
+        let mut game = Game::new(position, forbid_rules(1));
+        let mut budget = 20_000;
+        let Some(winner) = full_history_winner(&mut game, &tables, &mut budget) else {
+            continue;
+        };
+        let expected = if winner == side { Wdl::Win } else { Wdl::Loss };
+        assert_eq!(stored, expected, "{position}");
+        checked += 1;
+        goats_wins += usize::from(winner == Side::Goats);
+    }
+    assert!(
+        checked >= 200 && goats_wins >= 20 && checked - goats_wins >= 20,
+        "{checked} {goats_wins}"
+    );
 }

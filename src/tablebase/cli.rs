@@ -2,12 +2,12 @@
 
 use super::forbid::cli::ForbidCommand;
 use super::forbid::probe::probe_forbid;
+use super::forbid::ForbidValue;
 use super::generate::Progress;
 use super::placement::generate::{generate_placement, PlacementReport, MAX_IN_HAND};
 use super::placement::verify::verify_placement;
 use super::solve::{generate_tables, LayerReport};
 use super::verify::verify_tables;
-use super::forbid::ForbidValue;
 use super::{TableRules, Tablebase, Wdl};
 use crate::Position;
 use clap::Subcommand;
@@ -372,7 +372,10 @@ fn run_with_progress(
                     Some(ForbidValue::Win) => out!(out, "forbid: {side} win"),
                     Some(ForbidValue::Loss) => out!(out, "forbid: {} win", side.opposite()),
                     Some(ForbidValue::Unknown) => out!(out, "forbid: unknown"),
-                    None => out!(out, "forbid: not solved (no forbid file; `tb forbid solve`)"),
+                    None => out!(
+                        out,
+                        "forbid: not solved (no forbid file; `tb forbid solve`)"
+                    ),
                 }
             }
             Ok(())

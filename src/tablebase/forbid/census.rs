@@ -90,7 +90,9 @@ impl LayerCensus {
     pub fn in_range(&self, low: u64, high: u64) -> (u64, u64) {
         self.sizes
             .range(low..=high)
-            .fold((0, 0), |(c, s), (&size, &count)| (c + count, s + size * count))
+            .fold((0, 0), |(c, s), (&size, &count)| {
+                (c + count, s + size * count)
+            })
     }
 }
 
@@ -259,7 +261,10 @@ pub fn print_census(
         )?;
     }
     writeln!(out)?;
-    writeln!(out, "component sizes: components / draw states in each range")?;
+    writeln!(
+        out,
+        "component sizes: components / draw states in each range"
+    )?;
     let ranges = [
         (1, 1),
         (2, 8),

@@ -2,9 +2,10 @@
 
 use super::census::{census, print_census};
 use super::solve::{solve_tables, SolveOptions, DEFAULT_NODE_BUDGET, MAX_STATES_LIMIT};
-use crate::tablebase::file::{layer_path, open_layer};
 use super::start::start_bounds;
+use crate::tablebase::file::{layer_path, open_layer};
 use crate::tablebase::generate::Progress;
+use crate::tablebase::placement::generate::MAX_IN_HAND;
 use crate::tablebase::Wdl;
 use clap::Subcommand;
 use std::io::Write;
@@ -38,6 +39,9 @@ pub enum ForbidCommand {
     Start {
         /// Directory of the movement tables and forbid files.
         dir: PathBuf,
+        /// Stop after the layers with this many goats in hand (1..20; 20 reaches the start).
+        #[arg(long, default_value_t = MAX_IN_HAND, value_parser = clap::value_parser!(u8).range(1..=20))]
+        max_in_hand: u8,
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
@@ -100,11 +104,16 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
                 }
             }
         }
-        ForbidCommand::Start { dir, threads } => {
+        ForbidCommand::Start {
+            dir,
+            max_in_hand,
+            threads,
+        } => {
             let threads = threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
                 .max(1);
-            let start = start_bounds(&dir, threads, progress).map_err(|e| e.to_string())?;
+            let start =
+                start_bounds(&dir, max_in_hand, threads, progress).map_err(|e| e.to_string())?;
             for (captured, unknown) in start.unknown_entries.iter().enumerate() {
                 writeln!(
                     out,

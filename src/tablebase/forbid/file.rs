@@ -61,7 +61,10 @@ pub fn pack(codes: &[u8], positions: usize) -> Vec<u8> {
     let side_bytes = positions.div_ceil(4);
     let mut out = vec![0u8; 2 * side_bytes];
     for side in 0..2 {
-        for (i, &code) in codes[side * positions..(side + 1) * positions].iter().enumerate() {
+        for (i, &code) in codes[side * positions..(side + 1) * positions]
+            .iter()
+            .enumerate()
+        {
             out[side * side_bytes + i / 4] |= (code & 3) << (2 * (i % 4));
         }
     }
@@ -113,7 +116,11 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
 ///
 /// # Errors
 /// [`TablebaseError::Io`].
-pub fn write_forbid(path: &Path, header: &ForbidHeader, codes: &[u8]) -> Result<(), TablebaseError> {
+pub fn write_forbid(
+    path: &Path,
+    header: &ForbidHeader,
+    codes: &[u8],
+) -> Result<(), TablebaseError> {
     let io = |source| TablebaseError::Io {
         path: path.to_path_buf(),
         source,

@@ -20,7 +20,7 @@ pub mod solve;
 pub mod start;
 
 use super::value::decode_value;
-use super::{Wdl, TableRules};
+use super::{TableRules, Wdl};
 use raw::{for_each_move, RawBoard, RawMove};
 use std::fmt;
 
@@ -124,7 +124,12 @@ pub struct LayerContext<'a> {
 impl LayerContext<'_> {
     /// Calls `visit` with every move of `side` on the draw state `board`.
     #[inline]
-    pub fn for_each_successor(&self, board: RawBoard, side: usize, mut visit: impl FnMut(Successor)) {
+    pub fn for_each_successor(
+        &self,
+        board: RawBoard,
+        side: usize,
+        mut visit: impl FnMut(Successor),
+    ) {
         for_each_move(board, side, self.rules.forced_capture, |mv| match mv {
             RawMove::Step(child) => match self.draws.vertex(child, 1 - side) {
                 Some(vertex) => visit(Successor::Draw {

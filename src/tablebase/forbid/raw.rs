@@ -373,7 +373,11 @@ mod tests {
             let position = Position::from_parts(
                 Bitboard(board.tigers),
                 Bitboard(board.goats()),
-                if side == GOATS { Side::Goats } else { Side::Tigers },
+                if side == GOATS {
+                    Side::Goats
+                } else {
+                    Side::Tigers
+                },
                 0,
                 captured,
             )

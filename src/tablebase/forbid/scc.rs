@@ -83,7 +83,9 @@ pub fn strongly_connected(
                 continue;
             }
             // All successors done: finish the vertex.
-            let Frame { vertex: v, root, .. } = path.pop().expect("a frame");
+            let Frame {
+                vertex: v, root, ..
+            } = path.pop().expect("a frame");
             if root {
                 members.clear();
                 members.push(v);
@@ -145,7 +147,11 @@ mod tests {
             let n = rng.random_range(1..40u32);
             let density = rng.random_range(0.0..3.0) / f64::from(n);
             let adjacency: Vec<Vec<u32>> = (0..n)
-                .map(|_| (0..n).filter(|_| rng.random_bool(density.min(1.0))).collect())
+                .map(|_| {
+                    (0..n)
+                        .filter(|_| rng.random_bool(density.min(1.0)))
+                        .collect()
+                })
                 .collect();
             let reach = closure(&adjacency);
             let mut order = vec![u32::MAX; n as usize];
@@ -178,9 +184,11 @@ mod tests {
     fn a_long_path_and_a_long_cycle_need_no_recursion() {
         let n = 1_000_000u32;
         let mut sizes = Vec::new();
-        strongly_connected(n, |v, out| out.extend((v + 1 < n).then_some(v + 1)), |m| {
-            sizes.push(m.len())
-        });
+        strongly_connected(
+            n,
+            |v, out| out.extend((v + 1 < n).then_some(v + 1)),
+            |m| sizes.push(m.len()),
+        );
         assert_eq!(sizes.len(), n as usize);
         let mut sizes = Vec::new();
         strongly_connected(n, |v, out| out.push((v + 1) % n), |m| sizes.push(m.len()));

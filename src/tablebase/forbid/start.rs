@@ -46,13 +46,19 @@ fn forbid_bytes(values: &[u8], codes: &[u8]) -> Vec<u8> {
         .collect()
 }
 
-/// Solves the placement phase under forbid from the tables and forbid files in `dir`, into
+/// Solves the placement phase under forbid, up to `max_in_hand` goats in hand (20: the start
+/// position), from the tables and forbid files in `dir`, into
 /// `dir/forbid-placement-<checksum of the values used>` (resumable like `tb gen --placement`;
 /// new forbid values give a new directory, so stale layers are never reused).
 ///
 /// # Errors
 /// Missing or damaged tables or forbid files (run `tb forbid solve` first), or I/O failures.
-pub fn start_bounds(dir: &Path, threads: usize, progress: Progress) -> Result<StartRun, TablebaseError> {
+pub fn start_bounds(
+    dir: &Path,
+    max_in_hand: u8,
+    threads: usize,
+    progress: Progress,
+) -> Result<StartRun, TablebaseError> {
     let (header, _) = open_layer(&layer_path(dir, 0))?;
     let tables = Tablebase::open_movement(dir, header.rules)?;
     let rules = tables.rules();
@@ -82,7 +88,7 @@ pub fn start_bounds(dir: &Path, threads: usize, progress: Progress) -> Result<St
         &out,
         rules,
         &|captured| &layers[usize::from(captured)],
-        MAX_IN_HAND,
+        max_in_hand.min(MAX_IN_HAND),
         threads,
         progress,
     )?;
