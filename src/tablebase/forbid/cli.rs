@@ -22,7 +22,7 @@ pub enum ForbidCommand {
         dir: PathBuf,
     },
     /// Solve the table draws whose component has at most --max-states raw states, exactly,
-    /// from an empty history; write forbid-<captured>.bcfb beside the tables (resumes: valid
+    /// from an empty history; write `forbid-<captured>.bcfb` beside the tables (resumes: valid
     /// files for the same options are kept).
     Solve {
         /// Directory of the movement tables.

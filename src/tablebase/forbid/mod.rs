@@ -8,7 +8,7 @@
 //! the mover, a capture leads to the next layer's value from an empty history, no state may be
 //! visited twice. [`census`] measures the strongly connected components of that graph over raw
 //! states ([`raw`], [`scc`]); [`solve`] solves the components up to a size exactly and stores
-//! the values ([`file`]) per symmetry class, as values from an empty history.
+//! the values ([`mod@file`]) per symmetry class, as values from an empty history.
 
 pub mod census;
 pub mod cli;
