@@ -245,7 +245,11 @@ fn tb_commands_write_to_the_writer_they_are_handed() {
         position: position.to_string(),
     });
     assert_eq!(result, Ok(()));
-    assert_eq!(text, "value: win\ndistance: 1\nmoves: d1b1(1)\n");
+    // A table win holds under forbid from an empty history: the `forbid:` line says so.
+    assert_eq!(
+        text,
+        "value: win\ndistance: 1\nmoves: d1b1(1)\nforbid: tigers win\n"
+    );
     // The binary writes the same text to its stdout.
     let output = Command::new(env!("CARGO_BIN_EXE_baghchal"))
         .args(["tb", "probe", dir.to_str().unwrap(), position])

@@ -1,5 +1,8 @@
 //! The `baghchal tb ...` subcommands: gen, verify, probe.
 
+use super::forbid::cli::ForbidCommand;
+use super::forbid::probe::probe_forbid;
+use super::forbid::ForbidValue;
 use super::generate::Progress;
 use super::placement::generate::{generate_placement, PlacementReport, MAX_IN_HAND};
 use super::placement::verify::verify_placement;
@@ -61,6 +64,13 @@ pub enum TbCommand {
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
+    },
+    /// Bagh Chal under `Repetition forbid`: census and exact values of the table draws (see
+    /// docs/forbid.md).
+    Forbid {
+        /// What to do.
+        #[command(subcommand)]
+        command: ForbidCommand,
     },
     /// Print the value of a position and the moves that keep it; with "-" for the position,
     /// answer each line of stdin with one tab-separated line (docs/tablebase.md).
@@ -350,6 +360,7 @@ fn run_with_progress(
                 Ok(())
             }
         }
+        TbCommand::Forbid { command } => super::forbid::cli::run(command, out, progress),
         TbCommand::Probe { dir, position } if position.trim() == "-" => {
             let tables = open_for_probe(&dir)?;
             let summary = probe_batch(&tables, &mut std::io::stdin().lock(), out)?;
@@ -366,7 +377,21 @@ fn run_with_progress(
             let tables = open_for_probe(&dir)?;
             let answer = answer(&tables, &position)?;
             out.write_all(answer.to_lines().as_bytes())
-                .map_err(|e| format!("cannot write the output: {e}"))
+                .map_err(|e| format!("cannot write the output: {e}"))?;
+            // Under `Repetition forbid`, from an empty history (see docs/forbid.md).
+            if position.goats_in_hand() == 0 {
+                let side = position.side_to_move();
+                match probe_forbid(&dir, &tables, &position).map_err(|e| e.to_string())? {
+                    Some(ForbidValue::Win) => out!(out, "forbid: {side} win"),
+                    Some(ForbidValue::Loss) => out!(out, "forbid: {} win", side.opposite()),
+                    Some(ForbidValue::Unknown) => out!(out, "forbid: unknown"),
+                    None => out!(
+                        out,
+                        "forbid: not solved (no forbid file; `tb forbid solve`)"
+                    ),
+                }
+            }
+            Ok(())
         }
     }
 }

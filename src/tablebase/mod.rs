@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod file;
+pub mod forbid;
 pub mod generate;
 pub mod graph;
 pub mod index;

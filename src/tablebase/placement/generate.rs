@@ -122,6 +122,31 @@ pub fn generate_placement(
 ) -> Result<PlacementRun, TablebaseError> {
     generate_tables(dir, rules, threads, progress)?;
     let movement = Tablebase::open_movement(dir, rules)?;
+    placement_from(
+        dir,
+        rules,
+        &|captured| movement.layer(captured),
+        max_in_hand,
+        threads,
+        progress,
+    )
+}
+
+/// As [`generate_placement`], with the movement-phase values (by layer: one byte per class,
+/// goats to move then tigers to move, as in the movement tables) given by `movement` rather
+/// than read from the tables in `dir`: the placement layers are written to `dir`. The forbid
+/// analysis uses it with the values under `Repetition forbid` (docs/forbid.md).
+///
+/// # Errors
+/// I/O failures, or placement files in `dir` for other rules.
+pub fn placement_from<'a>(
+    dir: &Path,
+    rules: TableRules,
+    movement: &dyn Fn(u8) -> &'a [u8],
+    max_in_hand: u8,
+    threads: usize,
+    progress: Progress,
+) -> Result<PlacementRun, TablebaseError> {
     let max_in_hand = max_in_hand.min(MAX_IN_HAND);
     let total = 2 * total_positions(rules, max_in_hand);
     let mut done_before = 0u64;
@@ -157,7 +182,7 @@ pub fn generate_placement(
             let previous_index;
             let children = if in_hand == 1 {
                 TigerChildren::Movement {
-                    values: movement.layer(captured),
+                    values: movement(captured),
                     index: LayerIndex::get(usize::from(captured) + 1),
                 }
             } else {

@@ -1,0 +1,149 @@
+//! The `baghchal tb forbid ...` subcommands: census and solve.
+
+use super::census::{census, print_census};
+use super::solve::{solve_tables, SolveOptions, DEFAULT_NODE_BUDGET, MAX_STATES_LIMIT};
+use super::start::start_bounds;
+use crate::tablebase::file::{layer_path, open_layer};
+use crate::tablebase::generate::Progress;
+use crate::tablebase::placement::generate::MAX_IN_HAND;
+use crate::tablebase::Wdl;
+use clap::Subcommand;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// `tb forbid` subcommands (see docs/forbid.md).
+#[derive(Subcommand, Debug)]
+pub enum ForbidCommand {
+    /// Per layer and side to move: the table-draw raw states, the strongly connected components
+    /// of their move graph (sizes), the capture exits, time and memory.
+    Census {
+        /// Directory of the movement tables.
+        dir: PathBuf,
+    },
+    /// Solve the table draws whose component has at most --max-states raw states, exactly,
+    /// from an empty history; write `forbid-<captured>.bcfb` beside the tables (resumes: valid
+    /// files for the same options are kept).
+    Solve {
+        /// Directory of the movement tables.
+        dir: PathBuf,
+        /// Largest component solved (raw states of both sides, 1..64).
+        #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u64).range(1..=MAX_STATES_LIMIT))]
+        max_states: u64,
+        /// Search nodes allowed per component; a component needing more stays unknown.
+        #[arg(long, default_value_t = DEFAULT_NODE_BUDGET, value_parser = clap::value_parser!(u64).range(1..))]
+        node_budget: u64,
+    },
+    /// The placement phase under forbid, from the forbid files (after `solve`): the start
+    /// position's value, or that it depends on the unknown values.
+    Start {
+        /// Directory of the movement tables and forbid files.
+        dir: PathBuf,
+        /// Stop after the layers with this many goats in hand (1..20; 20 reaches the start).
+        #[arg(long, default_value_t = MAX_IN_HAND, value_parser = clap::value_parser!(u8).range(1..=20))]
+        max_in_hand: u8,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+}
+
+/// Runs a `tb forbid` subcommand: results on `out`, progress through `progress`.
+///
+/// # Errors
+/// A message saying what went wrong.
+pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> Result<(), String> {
+    let started = Instant::now();
+    let write_error = |e: std::io::Error| format!("cannot write the output: {e}");
+    match command {
+        ForbidCommand::Census { dir } => {
+            let layers = census(&dir, progress).map_err(|e| e.to_string())?;
+            let (header, _) = open_layer(&layer_path(&dir, 0)).map_err(|e| e.to_string())?;
+            print_census(header.rules, &layers, out).map_err(write_error)?;
+        }
+        ForbidCommand::Solve {
+            dir,
+            max_states,
+            node_budget,
+        } => {
+            let options = SolveOptions {
+                max_states,
+                node_budget,
+            };
+            let reports = solve_tables(&dir, options, progress).map_err(|e| e.to_string())?;
+            writeln!(
+                out,
+                "layer side        wins      losses    unknowns  components: solved partly-unknown too-large over-budget images  seconds"
+            )
+            .map_err(write_error)?;
+            for report in &reports {
+                let header = report.header.as_ref().expect("every layer has a header");
+                for (side, name) in ["goats", "tigers"].iter().enumerate() {
+                    let [wins, losses, unknowns] = header.counts[side];
+                    let components = if side == 0 && !report.resumed {
+                        format!(
+                            "{:>6} {:>14} {:>9} {:>11} {:>6} {:>8.2}",
+                            report.solved_components,
+                            report.partly_unknown_components,
+                            report.too_large_components,
+                            report.over_budget_components,
+                            report.symmetric_images,
+                            report.seconds
+                        )
+                    } else if report.resumed {
+                        "(present)".to_string()
+                    } else {
+                        String::new()
+                    };
+                    writeln!(
+                        out,
+                        "{:>5} {name:<6} {wins:>11} {losses:>11} {unknowns:>11}              {components}",
+                        header.captured
+                    )
+                    .map_err(write_error)?;
+                }
+            }
+        }
+        ForbidCommand::Start {
+            dir,
+            max_in_hand,
+            threads,
+        } => {
+            let threads = threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+                .max(1);
+            let start =
+                start_bounds(&dir, max_in_hand, threads, progress).map_err(|e| e.to_string())?;
+            for (captured, unknown) in start.unknown_entries.iter().enumerate() {
+                writeln!(
+                    out,
+                    "layer {captured}: {unknown} unknown table-draw classes with tigers to move"
+                )
+                .map_err(write_error)?;
+            }
+            let [mut known, mut depends] = [0u64; 2];
+            for report in &start.run.reports {
+                for side in 0..2 {
+                    let [wins, draws, losses] = report.header.counts[side];
+                    known += wins + losses;
+                    depends += draws;
+                }
+            }
+            writeln!(
+                out,
+                "placement positions: {known} decided, {depends} depending on unknown values (in \"{}\")",
+                start.dir.display()
+            )
+            .map_err(write_error)?;
+            let verdict = match start.run.start {
+                Some(Wdl::Win) => "goats win".to_string(),
+                Some(Wdl::Loss) => "tigers win".to_string(),
+                Some(Wdl::Draw) => "depends on unknown values (goats win if all are goats' wins, tigers win if all are tigers' wins)".to_string(),
+                None => "not reached".to_string(),
+            };
+            writeln!(out, "start position under forbid: {verdict}").map_err(write_error)?;
+        }
+    }
+    writeln!(out, "wall seconds: {:.2}", started.elapsed().as_secs_f64()).map_err(write_error)?;
+    Ok(())
+}

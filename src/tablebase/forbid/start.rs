@@ -1,0 +1,100 @@
+//! `tb forbid start`: the placement phase under `Repetition forbid`, from the values of the
+//! first movement-phase states (after the last placement the history is empty, so those values
+//! are the tables' wins and losses and the forbid files' values of the table draws).
+//!
+//! The placement phase itself has no repetition (every goat move lowers the goats in hand), so
+//! the placement solver applies as it is, on movement values where a solved table draw is a
+//! win or a loss and an unknown one is stored as a draw. Its minimax then tells both bounds at
+//! once: a placement value of win or loss holds whatever the unknowns are (the winning side
+//! can force the game into known wins only), and a draw means that the result depends on them
+//! (goats win if every unknown is a goats' win, tigers win if every unknown is theirs).
+
+use super::file::{forbid_path, read_forbid};
+use super::ForbidValue;
+use crate::tablebase::file::{layer_path, open_layer};
+use crate::tablebase::generate::Progress;
+use crate::tablebase::graph::TIGERS;
+use crate::tablebase::placement::generate::{placement_from, PlacementRun, MAX_IN_HAND};
+use crate::tablebase::value::encode_value;
+use crate::tablebase::{Tablebase, TablebaseError};
+use std::path::{Path, PathBuf};
+
+/// What the placement pass under forbid found.
+#[derive(Clone, Debug)]
+pub struct StartRun {
+    /// The placement layers (values: win, loss, or draw for "depends on unknowns").
+    pub run: PlacementRun,
+    /// Per layer (goats captured), the table-draw classes with tigers to move whose forbid value
+    /// is unknown: the first movement states the placement can end in with an unknown value.
+    pub unknown_entries: Vec<u64>,
+    /// Where the placement layers were written.
+    pub dir: PathBuf,
+}
+
+/// The movement values under forbid from an empty history, in the tables' byte format: a win
+/// as a win in 1, a loss as a loss in 0, unknown as a draw. Table wins and losses are kept.
+fn forbid_bytes(values: &[u8], codes: &[u8]) -> Vec<u8> {
+    values
+        .iter()
+        .zip(codes)
+        .map(|(&byte, &code)| match ForbidValue::from_code(code) {
+            _ if byte != 0 => byte,
+            Some(ForbidValue::Win) => encode_value(1),
+            Some(ForbidValue::Loss) => encode_value(0),
+            Some(ForbidValue::Unknown) | None => 0,
+        })
+        .collect()
+}
+
+/// Solves the placement phase under forbid, up to `max_in_hand` goats in hand (20: the start
+/// position), from the tables and forbid files in `dir`, into
+/// `dir/forbid-placement-<checksum of the values used>` (resumable like `tb gen --placement`;
+/// new forbid values give a new directory, so stale layers are never reused).
+///
+/// # Errors
+/// Missing or damaged tables or forbid files (run `tb forbid solve` first), or I/O failures.
+pub fn start_bounds(
+    dir: &Path,
+    max_in_hand: u8,
+    threads: usize,
+    progress: Progress,
+) -> Result<StartRun, TablebaseError> {
+    let (header, _) = open_layer(&layer_path(dir, 0))?;
+    let tables = Tablebase::open_movement(dir, header.rules)?;
+    let rules = tables.rules();
+    let mut layers = Vec::new();
+    let mut unknown_entries = Vec::new();
+    let mut fingerprint = crc32fast::Hasher::new();
+    for captured in 0..rules.captures_to_win {
+        let positions = tables.headers()[usize::from(captured)].positions;
+        let (_, codes) = read_forbid(&forbid_path(dir, captured), rules, captured, positions)?;
+        let bytes = forbid_bytes(tables.layer(captured), &codes);
+        let half = positions as usize;
+        unknown_entries.push(
+            codes[TIGERS * half..]
+                .iter()
+                .filter(|&&code| ForbidValue::from_code(code) == Some(ForbidValue::Unknown))
+                .count() as u64,
+        );
+        fingerprint.update(&bytes);
+        layers.push(bytes);
+    }
+    let out = dir.join(format!("forbid-placement-{:08x}", fingerprint.finalize()));
+    std::fs::create_dir_all(&out).map_err(|source| TablebaseError::Io {
+        path: out.clone(),
+        source,
+    })?;
+    let run = placement_from(
+        &out,
+        rules,
+        &|captured| &layers[usize::from(captured)],
+        max_in_hand.min(MAX_IN_HAND),
+        threads,
+        progress,
+    )?;
+    Ok(StartRun {
+        run,
+        unknown_entries,
+        dir: out,
+    })
+}
