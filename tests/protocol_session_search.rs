@@ -42,7 +42,7 @@ fn infinite_search_answers_isready_and_reports_only_after_stop() {
         "setoption name Hash value 2",
         "ucinewgame",
         "go perft 1",
-        "bench 1",
+        "bench 1 1 1",
         "eval",
     ] {
         let lines = send(&mut session, &out, busy);

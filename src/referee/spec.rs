@@ -110,6 +110,24 @@ pub fn parse_engines(
     engines: &[Vec<String>],
     each: &[String],
 ) -> Result<Vec<EngineSpec>, SpecError> {
+    parse_specs(engines, each, true)
+}
+
+/// One engine spec for `referee check`, which needs no thinking limit (the checker sends its
+/// own): the keys of [`parse_engines`].
+///
+/// # Errors
+/// [`SpecError`] quoting the bad token, or a missing `cmd`.
+pub fn parse_check_engine(tokens: &[String]) -> Result<EngineSpec, SpecError> {
+    let mut specs = parse_specs(&[tokens.to_vec()], &[], false)?;
+    Ok(specs.remove(0))
+}
+
+fn parse_specs(
+    engines: &[Vec<String>],
+    each: &[String],
+    require_limit: bool,
+) -> Result<Vec<EngineSpec>, SpecError> {
     let mut specs: Vec<EngineSpec> = Vec::new();
     for (index, tokens) in engines.iter().enumerate() {
         let mut settings = Settings::default();
@@ -136,7 +154,7 @@ pub fn parse_engines(
                 "duplicate engine name \"{name}\": give each engine a distinct name="
             )));
         }
-        if settings.limits.is_unlimited() {
+        if require_limit && settings.limits.is_unlimited() {
             return Err(SpecError(format!(
                 "engine \"{name}\" has no limit: give tc=, st=, depth= or nodes= (on -engine or -each)"
             )));
