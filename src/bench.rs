@@ -132,9 +132,9 @@ impl BenchSpec {
             "depth" => BenchLimit::Depth(limit.map_or(Ok(u64::from(DEFAULT_BENCH_DEPTH)), |l| {
                 number("depth", l, 1, u64::from(MAX_BENCH_DEPTH))
             })? as u32),
-            "nodes" => BenchLimit::Nodes(limit.map_or(Ok(1_000_000), |l| {
-                number("nodes", l, 1, i64::MAX as u64)
-            })?),
+            "nodes" => BenchLimit::Nodes(
+                limit.map_or(Ok(1_000_000), |l| number("nodes", l, 1, i64::MAX as u64))?,
+            ),
             "movetime" => BenchLimit::MoveTime(
                 limit.map_or(Ok(1000), |l| number("movetime", l, 1, 3_600_000))?,
             ),
@@ -288,9 +288,18 @@ mod tests {
         assert_eq!(spec.limit, BenchLimit::Depth(4));
         assert_eq!(spec.positions, BenchPositions::File("pos.txt".into()));
         for (args, message) in [
-            (&["0"][..], "bad bench hash \"0\": expected an integer in 1..4096"),
-            (&["16", "x"], "bad bench threads \"x\": expected an integer in 1..64"),
-            (&["16", "1", "65"], "bad bench depth \"65\": expected an integer in 1..64"),
+            (
+                &["0"][..],
+                "bad bench hash \"0\": expected an integer in 1..4096",
+            ),
+            (
+                &["16", "x"],
+                "bad bench threads \"x\": expected an integer in 1..64",
+            ),
+            (
+                &["16", "1", "65"],
+                "bad bench depth \"65\": expected an integer in 1..64",
+            ),
             (
                 &["16", "1", "3", "default", "perft"],
                 "bad bench limit type \"perft\": expected depth, nodes or movetime",

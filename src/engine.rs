@@ -10,10 +10,10 @@ use crate::game::Followed;
 use crate::{Game, Move, Outcome, Position};
 
 use crate::search::eval::{terms, TERM_NAMES};
+use crate::search::node_clock::NodeClock;
 use crate::search::params::Params;
 use crate::search::skill::Skill;
 pub use crate::search::tb::TablebaseStatus;
-use crate::search::node_clock::NodeClock;
 use crate::search::tb::{TablebaseSlot, TbProbe};
 use crate::search::thread::{run, SearchContext};
 use crate::search::time::Control;

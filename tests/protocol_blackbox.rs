@@ -30,9 +30,9 @@ fn handshake_is_silent_until_asked_and_lists_options() {
             .iter()
             .filter(|l| l.starts_with("option name "))
             .count(),
-        16
+        17
     );
-    assert_eq!(lines.len(), 19);
+    assert_eq!(lines.len(), 20);
     assert!(engine.sync().is_empty());
 }
 
@@ -390,9 +390,14 @@ fn bench_reads_a_position_file_and_names_a_bad_line() {
     assert_eq!(bench_nodes(&lines), from_file);
     std::fs::write(&file, "startpos\nstartpos moves c3 c3\n").unwrap();
     engine.send(&format!("bench 16 1 4 {path}"));
-    let lines = engine.read_until(Duration::from_secs(10), |l| l.starts_with("info string error"));
+    let lines = engine.read_until(Duration::from_secs(10), |l| {
+        l.starts_with("info string error")
+    });
     assert!(
-        lines.last().unwrap().contains(&format!("\"{path}\" line 2: moves index 1")),
+        lines
+            .last()
+            .unwrap()
+            .contains(&format!("\"{path}\" line 2: moves index 1")),
         "{lines:?}"
     );
     let (ok, _) = run(&["bench", "16", "1", "4", path]);

@@ -104,7 +104,11 @@ fn help_lists_the_commands_and_flip_mirrors_the_board() {
     for command in ["uci", "position", "go perft", "bench", "flip", "query"] {
         assert!(help.iter().any(|l| l.contains(command)), "{command}");
     }
-    send(&mut session, &out, "position fen T3T/5/5/1G3/T3T t 19 0 moves a1c3");
+    send(
+        &mut session,
+        &out,
+        "position fen T3T/5/5/1G3/T3T t 19 0 moves a1c3",
+    );
     let eval_before = send(&mut session, &out, "eval");
     assert!(send(&mut session, &out, "flip").is_empty());
     let shown = send(&mut session, &out, "d");

@@ -79,12 +79,14 @@ fn a_well_behaved_mock_passes_and_options_reach_the_rules() {
     let mut spec = mock_spec(&["--behaviour=ignore-rules"]);
     spec.push("option.ForcedCapture=true".to_string());
     let output = check(&spec, &[]);
+    // After c3 a1b2 b3 the tiger on b2 can capture: with ForcedCapture on, a step is illegal.
     let failed = failures(&output);
     assert!(
         failed
             .iter()
-            .any(|(name, reason)| name == "position-capture"
-                || reason.contains("illegal bestmove")),
+            .any(|(name, reason)| name == "position-placement"
+                && reason.contains("illegal bestmove")
+                && reason.contains("captures are forced")),
         "{}",
         text(&output)
     );
@@ -92,30 +94,150 @@ fn a_well_behaved_mock_passes_and_options_reach_the_rules() {
 
 /// Each fault, the check that must flag it and a part of the reason.
 const FAULTS: &[(&[&str], &[&str], &str, &str)] = &[
-    (&["--behaviour=no-uciok"], &[], "handshake", "no uciok within 500 ms"),
-    (&["--behaviour=no-readyok"], &[], "handshake", "no readyok within 500 ms"),
-    (&["--behaviour=bad-option"], &[], "options", "spin option Hash: default 0 outside min 1 max 64"),
-    (&["--behaviour=stall"], &[], "position-startpos", "no bestmove within 500 ms"),
-    (&["--behaviour=crash"], &[], "position-startpos", "the engine crashed: exit status 1"),
-    (&["--behaviour=illegal"], &[], "position-startpos", "illegal bestmove"),
-    (&["--behaviour=malformed"], &[], "position-startpos", "bestmove \"xyz!\" is not a move"),
-    (&["--behaviour=garbage"], &[], "position-startpos", "info depth \"banana\" is not an integer"),
-    (&["--behaviour=extra-bestmove"], &[], "position-startpos", "unsolicited \"bestmove"),
-    (&["--behaviour=zero-bestmove"], &[], "position-startpos", "bestmove 0000 where the game goes on"),
-    (&["--behaviour=bad-info"], &[], "position-startpos", "info wdl sums to 1100, not 1000"),
-    (&["--behaviour=bad-pv"], &[], "position-startpos", "pv move 2 illegal"),
-    (&["--behaviour=bad-ponder"], &[], "position-startpos", "illegal ponder move"),
-    (&["--behaviour=ignore-rules"], &[], "variant-forced-capture", "illegal bestmove"),
-    (&["--behaviour=ignore-rules"], &[], "variant-repetition-forbid", "illegal bestmove"),
-    (&["--behaviour=late", "--delay-ms=300"], &[], "go-movetime-10", "no bestmove within 10 ms"),
-    (&["--behaviour=wrong-clock"], &[], "go-clock-goats", "no bestmove within 400 ms"),
-    (&["--behaviour=early-bestmove"], &[], "go-infinite-stop", "before stop: a go infinite search must wait"),
-    (&["--behaviour=early-bestmove"], &[], "go-ponder-hit", "before ponderhit"),
-    (&["--behaviour=busy-readyok"], &[], "go-infinite-stop", "isready during the search: no readyok within 300 ms"),
-    (&["--behaviour=slow-stop", "--delay-ms=1000"], &[], "go-infinite-stop", "after stop: no bestmove within 300 ms"),
-    (&["--behaviour=crash-on-bad-input"], &[], "bad-input", "after \"bogus-command\": the engine crashed: exit status 2"),
-    (&["--behaviour=wrong-query"], &["--dialect", "ugi"], "query", "expected \"response true\""),
-    (&["--behaviour=ignore-quit"], &[], "quit", "still running 300 ms after quit"),
+    (
+        &["--behaviour=no-uciok"],
+        &[],
+        "handshake",
+        "no uciok within 500 ms",
+    ),
+    (
+        &["--behaviour=no-readyok"],
+        &[],
+        "handshake",
+        "no readyok within 500 ms",
+    ),
+    (
+        &["--behaviour=bad-option"],
+        &[],
+        "options",
+        "spin option Hash: default 0 outside min 1 max 64",
+    ),
+    (
+        &["--behaviour=stall"],
+        &[],
+        "position-startpos",
+        "no bestmove within 500 ms",
+    ),
+    (
+        &["--behaviour=crash"],
+        &[],
+        "position-startpos",
+        "the engine crashed: exit status 1",
+    ),
+    (
+        &["--behaviour=illegal"],
+        &[],
+        "position-startpos",
+        "illegal bestmove",
+    ),
+    (
+        &["--behaviour=malformed"],
+        &[],
+        "position-startpos",
+        "bestmove \"xyz!\" is not a move",
+    ),
+    (
+        &["--behaviour=garbage"],
+        &[],
+        "position-startpos",
+        "info depth \"banana\" is not an integer",
+    ),
+    (
+        &["--behaviour=extra-bestmove"],
+        &[],
+        "position-startpos",
+        "unsolicited \"bestmove",
+    ),
+    (
+        &["--behaviour=zero-bestmove"],
+        &[],
+        "position-startpos",
+        "bestmove 0000 where the game goes on",
+    ),
+    (
+        &["--behaviour=bad-info"],
+        &[],
+        "position-startpos",
+        "info wdl sums to 1100, not 1000",
+    ),
+    (
+        &["--behaviour=bad-pv"],
+        &[],
+        "position-startpos",
+        "pv move 2 illegal",
+    ),
+    (
+        &["--behaviour=bad-ponder"],
+        &[],
+        "position-startpos",
+        "illegal ponder move",
+    ),
+    (
+        &["--behaviour=ignore-rules"],
+        &[],
+        "variant-forced-capture",
+        "illegal bestmove",
+    ),
+    (
+        &["--behaviour=ignore-rules"],
+        &[],
+        "variant-repetition-forbid",
+        "illegal bestmove",
+    ),
+    (
+        &["--behaviour=late", "--delay-ms=300"],
+        &[],
+        "go-movetime-10",
+        "no bestmove within 10 ms",
+    ),
+    (
+        &["--behaviour=wrong-clock"],
+        &[],
+        "go-clock-goats",
+        "no bestmove within 400 ms",
+    ),
+    (
+        &["--behaviour=early-bestmove"],
+        &[],
+        "go-infinite-stop",
+        "before stop: a go infinite search must wait",
+    ),
+    (
+        &["--behaviour=early-bestmove"],
+        &[],
+        "go-ponder-hit",
+        "before ponderhit",
+    ),
+    (
+        &["--behaviour=busy-readyok"],
+        &[],
+        "go-infinite-stop",
+        "isready during the search: no readyok within 300 ms",
+    ),
+    (
+        &["--behaviour=slow-stop", "--delay-ms=1000"],
+        &[],
+        "go-infinite-stop",
+        "after stop: no bestmove within 300 ms",
+    ),
+    (
+        &["--behaviour=crash-on-bad-input"],
+        &[],
+        "bad-input",
+        "after \"bogus-command\": the engine crashed: exit status 2",
+    ),
+    (
+        &["--behaviour=wrong-query"],
+        &["--dialect", "ugi"],
+        "query",
+        "expected \"response true\"",
+    ),
+    (
+        &["--behaviour=ignore-quit"],
+        &[],
+        "quit",
+        "still running 300 ms after quit",
+    ),
 ];
 
 #[test]
@@ -153,7 +275,10 @@ fn a_failed_check_shows_the_lines_exchanged_and_a_dead_engine_is_restarted() {
     let after: Vec<&str> = out[at..].lines().skip(1).take(2).collect();
     assert_eq!(after[0], "    > position startpos", "{out}");
     assert_eq!(after[1], "    > go movetime 100", "{out}");
-    assert!(out.contains("note: the engine is not running; restarting it"), "{out}");
+    assert!(
+        out.contains("note: the engine is not running; restarting it"),
+        "{out}"
+    );
     assert!(out.contains("pass quit\n"), "{out}");
 }
 

@@ -67,7 +67,10 @@ fn run_bench_command(depth: Option<u32>, args: &[String]) -> Result<(), String> 
     let games = match &spec.positions {
         BenchPositions::Default => bench_games(),
         BenchPositions::Current => {
-            return Err("bench positions \"current\" needs the protocol's game: use default or a file".into())
+            return Err(
+                "bench positions \"current\" needs the protocol's game: use default or a file"
+                    .into(),
+            )
         }
         BenchPositions::File(path) => read_positions(path)?,
     };

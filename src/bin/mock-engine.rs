@@ -216,7 +216,10 @@ fn answer(args: &Args, game: &Game, misbehave: bool) -> Vec<String> {
     } else {
         ""
     };
-    lines.push(format!("info depth 1 score cp {}{wdl} nodes 1{pv}", args.score));
+    lines.push(format!(
+        "info depth 1 score cp {}{wdl} nodes 1{pv}",
+        args.score
+    ));
     if args.behaviour == Behaviour::Malformed && misbehave {
         lines.push("bestmove xyz!".to_string());
     } else if args.behaviour == Behaviour::Illegal && misbehave {
@@ -393,9 +396,7 @@ fn main() {
             Some("quit") if args.behaviour == Behaviour::IgnoreQuit => {}
             Some("quit") => return,
             Some(_) if args.behaviour == Behaviour::CrashOnBadInput => {
-                let known = [
-                    "debug", "register", "d", "eval",
-                ];
+                let known = ["debug", "register", "d", "eval"];
                 if !known.contains(&tokens[0]) {
                     std::process::exit(2);
                 }

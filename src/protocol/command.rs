@@ -386,10 +386,7 @@ mod tests {
             parse("bench"),
             Ok(Some(Command::Bench(BenchSpec::default())))
         );
-        assert!(matches!(
-            parse("bench 16 1 0"),
-            Err(CommandError::Bench(_))
-        ));
+        assert!(matches!(parse("bench 16 1 0"), Err(CommandError::Bench(_))));
         assert_eq!(parse("flip"), Ok(Some(Command::Flip)));
         assert!(matches!(
             parse("help me"),

@@ -3,9 +3,9 @@
 //! their double-dash forms, and key=value groups follow `-engine`, `-each`, `-openings`,
 //! `-sprt`, `-draw`, `-resign`.
 
+use super::check::CheckDialect;
 #[cfg(test)]
 use super::groups::parse_sprt;
-use super::check::CheckDialect;
 use super::schedule::{Shard, Tournament};
 use super::tb_adjudication::TbResults;
 use crate::cli::RulesArgs;
@@ -162,6 +162,13 @@ pub struct MatchArgs {
     /// Draw a game after this many plies (0: never).
     #[arg(long, default_value_t = 400)]
     pub maxplies: u32,
+    /// Draw a game after this many full moves (a goat's and a tiger's move; fastchess's
+    /// -maxmoves): the same as --maxplies 2N, which it replaces.
+    #[arg(long, value_name = "N", conflicts_with = "maxplies")]
+    pub maxmoves: Option<u32>,
+    /// Milliseconds each worker waits after a game before its next one (cutechess's -wait).
+    #[arg(long, default_value_t = 0, value_name = "MS")]
+    pub wait: u64,
     /// Draw adjudication: movenumber=PLY movecount=N score=CG.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub draw: Vec<String>,
@@ -346,7 +353,10 @@ mod tests {
         assert!(
             matches!(merge.command, Some(Command::Merge(ref m)) if m.files.len() == 2 && !m.watch)
         );
-        let check = parse_cli(args("referee check -engine cmd=./x option.Hash=4 -dialect UGI")).unwrap();
+        let check = parse_cli(args(
+            "referee check -engine cmd=./x option.Hash=4 -dialect UGI",
+        ))
+        .unwrap();
         assert!(
             matches!(check.command, Some(Command::Check(ref c)) if c.engine.len() == 2 && c.dialect == CheckDialect::Ugi)
         );

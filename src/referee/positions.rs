@@ -37,7 +37,10 @@ impl SuiteEntry {
 fn parse_entry(line: &str) -> Result<SuiteEntry, String> {
     let fields: Vec<&str> = line.split('|').map(str::trim).collect();
     let [position, value, moves] = fields[..] else {
-        return Err(format!("{} fields, expected 3 separated by |", fields.len()));
+        return Err(format!(
+            "{} fields, expected 3 separated by |",
+            fields.len()
+        ));
     };
     let position: Position = position.parse().map_err(|e| format!("{e}"))?;
     let words: Vec<&str> = value.split_whitespace().collect();
@@ -47,7 +50,9 @@ fn parse_entry(line: &str) -> Result<SuiteEntry, String> {
         _ => false,
     };
     if !good_value {
-        return Err(format!("bad value \"{value}\": expected win <plies>, win or draw"));
+        return Err(format!(
+            "bad value \"{value}\": expected win <plies>, win or draw"
+        ));
     }
     let keeping = moves
         .split_whitespace()
@@ -76,7 +81,11 @@ pub fn read_suite(path: &Path) -> Result<(Rules, Vec<SuiteEntry>), String> {
         let at = |reason: String| format!("\"{name}\" line {}: {reason}", number + 1);
         if let Some(comment) = line.strip_prefix('#') {
             if let Some(text) = comment.trim().strip_prefix("rules:") {
-                rules = Some(text.trim().parse::<Rules>().map_err(|e| at(e.to_string()))?);
+                rules = Some(
+                    text.trim()
+                        .parse::<Rules>()
+                        .map_err(|e| at(e.to_string()))?,
+                );
             }
             continue;
         }
@@ -262,9 +271,15 @@ mod tests {
         let entry = parse_entry("T3T/5/5/1G3/T3T t 19 0 | win | a1c3").unwrap();
         assert_eq!(entry.line(), "T3T/5/5/1G3/T3T t 19 0 | win | a1c3");
         assert_eq!(parse_entry(&entry.line()), Ok(entry));
-        assert!(parse_entry("T3T/5/5/5/T3T g 20 0 | draw").unwrap_err().contains("2 fields"));
-        assert!(parse_entry("T3T/5/5/5/T3T g 20 0 | lose 3 | c3").unwrap_err().contains("bad value"));
-        assert!(parse_entry("T3T/5/5/5/T3T g 20 0 | draw | ").unwrap_err().contains("no move"));
+        assert!(parse_entry("T3T/5/5/5/T3T g 20 0 | draw")
+            .unwrap_err()
+            .contains("2 fields"));
+        assert!(parse_entry("T3T/5/5/5/T3T g 20 0 | lose 3 | c3")
+            .unwrap_err()
+            .contains("bad value"));
+        assert!(parse_entry("T3T/5/5/5/T3T g 20 0 | draw | ")
+            .unwrap_err()
+            .contains("no move"));
         let dir = std::env::temp_dir().join(format!("suite-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("suite.txt");

@@ -406,7 +406,9 @@ fn should_stop(
     }
     let best = moves[0].score;
     let mate_proven = is_mate(best) && depth as i32 > MATE - best.abs() + 4;
-    worker.plan.should_stop_iterating(control.budget_elapsed(worker.nodes))
+    worker
+        .plan
+        .should_stop_iterating(control.budget_elapsed(worker.nodes))
         || mate_proven
         || (moves.len() == 1 && depth >= 4)
 }

@@ -44,9 +44,11 @@ impl Probe {
     /// When the probe itself is not a game (a bug in the checker, found by its tests).
     pub fn game(&self) -> Game {
         let start = match &self.fen {
-            Some(fen) => Position::parse_with_move_number(fen)
-                .expect("probe position")
-                .0,
+            Some(fen) => {
+                Position::parse_with_move_number(fen)
+                    .expect("probe position")
+                    .0
+            }
             None => Position::startpos(),
         };
         let mut game = Game::new(start, self.rules);
@@ -127,8 +129,8 @@ pub fn judge_info(line: &str, game: &Game) -> Result<(), String> {
         let key = tokens[at];
         match key {
             "string" => return Ok(()),
-            "depth" | "seldepth" | "time" | "nodes" | "nps" | "hashfull" | "tbhits"
-            | "multipv" | "currmovenumber" | "cpuload" | "sbhits" => {
+            "depth" | "seldepth" | "time" | "nodes" | "nps" | "hashfull" | "tbhits" | "multipv"
+            | "currmovenumber" | "cpuload" | "sbhits" => {
                 let value = integer(&tokens, at + 1, key)?;
                 if value < 0 {
                     return Err(format!("info {key} {value} is negative"));
@@ -237,7 +239,12 @@ pub fn parse_option(line: &str) -> Result<OptionDecl, String> {
         }
         at += 1;
     }
-    let get = |wanted: &str| fields.iter().find(|(k, _)| *k == wanted).map(|(_, v)| v.clone());
+    let get = |wanted: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| *k == wanted)
+            .map(|(_, v)| v.clone())
+    };
     let name = get("name").unwrap_or_default();
     if name.is_empty() {
         return Err(format!("option without a name: \"{line}\""));
@@ -253,14 +260,16 @@ pub fn parse_option(line: &str) -> Result<OptionDecl, String> {
     match kind.as_str() {
         "check" => {
             if !matches!(default.as_deref(), Some("true") | Some("false")) {
-                return Err(format!("check option {name}: default must be true or false"));
+                return Err(format!(
+                    "check option {name}: default must be true or false"
+                ));
             }
         }
         "spin" => {
             let number = |key: &str| -> Result<i64, String> {
-                get(key)
-                    .and_then(|v| v.parse().ok())
-                    .ok_or_else(|| format!("spin option {name}: {key} is missing or not an integer"))
+                get(key).and_then(|v| v.parse().ok()).ok_or_else(|| {
+                    format!("spin option {name}: {key} is missing or not an integer")
+                })
             };
             let (value, min, max) = (number("default")?, number("min")?, number("max")?);
             if min > max || !(min..=max).contains(&value) {
@@ -296,8 +305,8 @@ mod tests {
 
     #[test]
     fn option_lines_are_read_and_checked() {
-        let spin = parse_option("option name Move Overhead type spin default 30 min 0 max 5000")
-            .unwrap();
+        let spin =
+            parse_option("option name Move Overhead type spin default 30 min 0 max 5000").unwrap();
         assert_eq!(spin.name, "Move Overhead");
         assert_eq!(spin.range, Some((0, 5000)));
         let combo =
@@ -307,13 +316,22 @@ mod tests {
         assert!(parse_option("option name TablebasePath type string default <empty>").is_ok());
         assert!(parse_option("option name Clear Hash type button").is_ok());
         for (line, reason) in [
-            ("option name Hash type spin default 0 min 1 max 4", "default 0 outside"),
-            ("option name X type combo default a var b var c", "not among its values"),
+            (
+                "option name Hash type spin default 0 min 1 max 4",
+                "default 0 outside",
+            ),
+            (
+                "option name X type combo default a var b var c",
+                "not among its values",
+            ),
             ("option name X type check default yes", "true or false"),
             ("option name X type slider default 1", "unknown type"),
             ("option name X", "has no type"),
             ("option type spin", "without name"),
-            ("option name Hash type spin default 1 min 1", "max is missing"),
+            (
+                "option name Hash type spin default 1 min 1",
+                "max is missing",
+            ),
         ] {
             let error = parse_option(line).unwrap_err();
             assert!(error.contains(reason), "{line}: {error}");
@@ -348,7 +366,10 @@ mod tests {
     #[test]
     fn bestmoves_are_judged_by_our_rules() {
         let start = Game::startpos(Rules::default());
-        assert_eq!(judge_bestmove("bestmove c3 ponder a1b1", &start, false), Ok(()));
+        assert_eq!(
+            judge_bestmove("bestmove c3 ponder a1b1", &start, false),
+            Ok(())
+        );
         assert!(judge_bestmove("bestmove c3 ponder a1b1", &start, true)
             .unwrap_err()
             .contains("more than two words"));
@@ -375,6 +396,9 @@ mod tests {
             ..Probe::new(Some("T3T/5/5/1G3/T3T t 19 0"), &[])
         };
         assert!(judge_bestmove("bestmove e1d1", &forced.game(), false).is_err());
-        assert_eq!(judge_bestmove("bestmove a1c3", &forced.game(), false), Ok(()));
+        assert_eq!(
+            judge_bestmove("bestmove a1c3", &forced.game(), false),
+            Ok(())
+        );
     }
 }

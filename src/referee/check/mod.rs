@@ -165,7 +165,11 @@ impl<'a> Checker<'a> {
             Ok(()) => body(self),
             Err(error) => Err(format!("the engine could not be (re)started: {error}")),
         };
-        let transcript = self.wire.as_mut().map(Wire::take_transcript).unwrap_or_default();
+        let transcript = self
+            .wire
+            .as_mut()
+            .map(Wire::take_transcript)
+            .unwrap_or_default();
         match &result {
             Ok(()) => self.say(&format!("pass {name}")),
             Err(reason) => {
@@ -260,18 +264,27 @@ impl<'a> Checker<'a> {
 
     /// Whether the engine declared an option of this name (case-insensitively).
     pub fn declares(&self, name: &str) -> bool {
-        self.declared.iter().any(|o| o.name.eq_ignore_ascii_case(name))
+        self.declared
+            .iter()
+            .any(|o| o.name.eq_ignore_ascii_case(name))
     }
 
     /// The option the engine declared under this name.
     pub fn declared(&self, name: &str) -> Option<&OptionDecl> {
-        self.declared.iter().find(|o| o.name.eq_ignore_ascii_case(name))
+        self.declared
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name))
     }
 
     /// Sends `probe` (under the current rules) and `go`, and reads until `bestmove`, at most
     /// `allowed`; then judges every `info` line and the `bestmove`, and checks with `isready`
     /// that no second `bestmove` follows. Returns the time from `go` to `bestmove`.
-    pub fn search(&mut self, probe: &Probe, go: &str, allowed: Duration) -> Result<Duration, String> {
+    pub fn search(
+        &mut self,
+        probe: &Probe,
+        go: &str,
+        allowed: Duration,
+    ) -> Result<Duration, String> {
         let probe = Probe {
             rules: self.rules,
             ..probe.clone()
@@ -303,15 +316,21 @@ impl<'a> Checker<'a> {
         Ok(took)
     }
 
-    /// Judges the `info` lines and the `bestmove` line of a search of `game`.
-    pub fn judge_reply(&self, game: &crate::Game, infos: &[String], best: &str) -> Result<(), String> {
+    /// Judges the `bestmove` line and the `info` lines of a search of `game`.
+    pub fn judge_reply(
+        &self,
+        game: &crate::Game,
+        infos: &[String],
+        best: &str,
+    ) -> Result<(), String> {
         // Where our rules end the game but the board has moves, an engine may search on (as
         // the arbiter plays on): its lines are judged from the position as a new game.
+        judge_bestmove(best, game, self.dialect == CheckDialect::Ugi)?;
         let searched = game.played_on().unwrap_or_else(|| game.clone());
         for line in infos.iter().filter(|l| l.starts_with("info")) {
             judge_info(line, &searched).map_err(|reason| format!("{reason}: \"{line}\""))?;
         }
-        judge_bestmove(best, game, self.dialect == CheckDialect::Ugi)
+        Ok(())
     }
 
     /// Records a time measurement: `took` against `allowed`.
@@ -332,7 +351,10 @@ impl<'a> Checker<'a> {
             .max_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(name, ms)| format!("{ms:.1} ms ({name})"));
         let none = || "not measured".to_string();
-        self.say(&format!("stop latency: worst {}", latency.unwrap_or_else(none)));
+        self.say(&format!(
+            "stop latency: worst {}",
+            latency.unwrap_or_else(none)
+        ));
         self.say(&format!(
             "time overrun: worst {} (answer time less the time allowed; negative: time to spare)",
             overrun.unwrap_or_else(none)

@@ -16,27 +16,46 @@ pub fn run_all(checker: &mut Checker<'_>) {
         let name = format!("go-movetime-{ms}");
         checker.check(&name.clone(), |c| {
             let allowed = Duration::from_millis(ms) + c.limits.margin;
-            let took = c.search(&Probe::new(None, &["c3"]), &format!("go movetime {ms}"), allowed)?;
+            let took = c.search(
+                &Probe::new(None, &["c3"]),
+                &format!("go movetime {ms}"),
+                allowed,
+            )?;
             c.record_overrun(&name, took, Duration::from_millis(ms));
             Ok(())
         });
     }
     checker.check("go-depth", |c| {
-        c.search(&Probe::new(Some(MOVEMENT), &[]), "go depth 3", c.limits.timeout)
-            .map(|_| ())
+        c.search(
+            &Probe::new(Some(MOVEMENT), &[]),
+            "go depth 3",
+            c.limits.timeout,
+        )
+        .map(|_| ())
     });
     checker.check("go-nodes", |c| {
-        c.search(&Probe::new(None, &["c3", "a1b2"]), "go nodes 5000", c.limits.timeout)
-            .map(|_| ())
+        c.search(
+            &Probe::new(None, &["c3", "a1b2"]),
+            "go nodes 5000",
+            c.limits.timeout,
+        )
+        .map(|_| ())
     });
     // The side to move has a short clock, the other a long one: an engine that reads the
     // wrong clock overruns.
-    for (name, moves) in [("go-clock-goats", &["c3", "a1b2"][..]), ("go-clock-tigers", &["c3"])] {
+    for (name, moves) in [
+        ("go-clock-goats", &["c3", "a1b2"][..]),
+        ("go-clock-tigers", &["c3"]),
+    ] {
         let goats_to_move = moves.len() % 2 == 0;
         checker.check(name, |c| {
             let [wtime, btime, winc, binc] = c.dialect.clock_words();
             let (own, other) = (400u64, 600_000u64);
-            let (goats, tigers) = if goats_to_move { (own, other) } else { (other, own) };
+            let (goats, tigers) = if goats_to_move {
+                (own, other)
+            } else {
+                (other, own)
+            };
             let go = format!("go {wtime} {goats} {btime} {tigers} {winc} 0 {binc} 0");
             let allowed = Duration::from_millis(own) + c.limits.margin;
             let took = c.search(&Probe::new(None, moves), &go, allowed)?;
@@ -78,7 +97,9 @@ fn held(checker: &mut Checker<'_>, go: &str, release: &str) -> Result<(), String
     checker.wire().send(go)?;
     let mut lines = checker.wire().listen(HOLD)?;
     if let Some(early) = lines.iter().find(|l| l.starts_with("bestmove")) {
-        return Err(format!("\"{early}\" before {release}: a {go} search must wait for it"));
+        return Err(format!(
+            "\"{early}\" before {release}: a {go} search must wait for it"
+        ));
     }
     let at_once = checker.limits.at_once;
     checker.wire().send("isready")?;
@@ -88,7 +109,10 @@ fn held(checker: &mut Checker<'_>, go: &str, release: &str) -> Result<(), String
         .map_err(|error| format!("isready during the search: {error}"))?;
     lines.extend(before);
     if let Some(early) = lines.iter().find(|l| l.starts_with("bestmove")) {
-        return Err(format!("\"{early}\" before {release} (during isready, after {} ms)", took.as_millis()));
+        return Err(format!(
+            "\"{early}\" before {release} (during isready, after {} ms)",
+            took.as_millis()
+        ));
     }
     checker.wire().send(release)?;
     let released = Instant::now();

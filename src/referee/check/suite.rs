@@ -27,7 +27,10 @@ pub fn run_all(checker: &mut Checker<'_>) {
         c.sync().map(|_| ())
     });
     for (name, probe) in position_probes() {
-        checker.check(name, |c| c.search(&probe, "go movetime 100", c.limits.timeout).map(|_| ()));
+        checker.check(name, |c| {
+            c.search(&probe, "go movetime 100", c.limits.timeout)
+                .map(|_| ())
+        });
     }
     variants(checker);
     checker.check("game-over", |c| {
@@ -94,7 +97,11 @@ fn long_game(plies: usize) -> Vec<String> {
         // Quiet moves where there are any, so the game lasts.
         let all = game.legal_moves();
         let quiet: Vec<Move> = all.iter().copied().filter(|m| !m.is_capture()).collect();
-        let legal: Vec<Move> = if quiet.is_empty() { all.to_vec() } else { quiet };
+        let legal: Vec<Move> = if quiet.is_empty() {
+            all.to_vec()
+        } else {
+            quiet
+        };
         if legal.is_empty() {
             break;
         }
@@ -111,9 +118,15 @@ pub fn position_probes() -> Vec<(&'static str, Probe)> {
     let long: Vec<&str> = long.iter().map(String::as_str).collect();
     vec![
         ("position-startpos", Probe::new(None, &[])),
-        ("position-placement", Probe::new(None, &["c3", "a1b2", "b3"])),
+        (
+            "position-placement",
+            Probe::new(None, &["c3", "a1b2", "b3"]),
+        ),
         ("position-step", Probe::new(Some(MOVEMENT), &[])),
-        ("position-capture", Probe::new(Some(CAPTURE_READY), &["a1c3"])),
+        (
+            "position-capture",
+            Probe::new(Some(CAPTURE_READY), &["a1c3"]),
+        ),
         (
             "position-after-captures",
             Probe::new(Some("T1G1T/GGGG1/GGGGG/1GGGG/T1GGT g 0 4"), &[]),
@@ -251,7 +264,9 @@ fn survive(checker: &mut Checker<'_>, line: &str) -> Result<(), String> {
     if line.starts_with("go") {
         checker.wire().send("stop")?;
         let at_once = checker.limits.at_once;
-        checker.wire().listen(at_once.min(Duration::from_millis(200)))?;
+        checker
+            .wire()
+            .listen(at_once.min(Duration::from_millis(200)))?;
     }
     let timeout = checker.limits.timeout;
     checker.wire().send("isready")?;
@@ -313,10 +328,7 @@ fn quit(checker: &mut Checker<'_>) -> Result<(), String> {
         std::thread::sleep(Duration::from_millis(5));
     }
     checker.wire().kill();
-    Err(format!(
-        "still running {} ms after quit",
-        limit.as_millis()
-    ))
+    Err(format!("still running {} ms after quit", limit.as_millis()))
 }
 
 #[cfg(test)]
@@ -342,7 +354,13 @@ mod tests {
             ..Probe::new(Some(CAPTURE_READY), &[])
         };
         assert!(forced.game().legal_moves().iter().all(|m| m.is_capture()));
-        assert!(Probe::new(Some(CAPTURE_READY), &[]).game().legal_moves().len() > 1);
+        assert!(
+            Probe::new(Some(CAPTURE_READY), &[])
+                .game()
+                .legal_moves()
+                .len()
+                > 1
+        );
         let blocked = Probe::new(Some(BLOCKED.0), &[BLOCKED.1]).game();
         assert!(blocked.legal_moves().is_empty());
     }

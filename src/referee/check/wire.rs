@@ -48,7 +48,10 @@ impl Wire {
         let mut lines = std::mem::take(&mut self.transcript);
         let dropped = std::mem::take(&mut self.dropped);
         if dropped > 0 {
-            lines.insert(TRANSCRIPT_LINES / 2, format!("... {dropped} lines left out ..."));
+            lines.insert(
+                TRANSCRIPT_LINES / 2,
+                format!("... {dropped} lines left out ..."),
+            );
         }
         lines
     }
@@ -59,7 +62,9 @@ impl Wire {
     /// The engine's pipe is closed.
     pub fn send(&mut self, line: &str) -> Result<(), String> {
         self.record(format!("> {line}"));
-        self.engine.send(line).map_err(|e| format!("cannot send \"{line}\": {e}"))
+        self.engine
+            .send(line)
+            .map_err(|e| format!("cannot send \"{line}\": {e}"))
     }
 
     /// The next line before `deadline`; `Ok(None)` when none came in time.
@@ -68,7 +73,10 @@ impl Wire {
     /// The engine ended or closed its output.
     pub fn read_until(&mut self, deadline: Instant) -> Result<Option<String>, String> {
         let now = Instant::now();
-        match self.engine.read_line(deadline.max(now), "a line", now, &self.never) {
+        match self
+            .engine
+            .read_line(deadline.max(now), "a line", now, &self.never)
+        {
             Ok(line) => {
                 self.record(format!("< {line}"));
                 Ok(Some(line))
