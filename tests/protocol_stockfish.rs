@@ -24,8 +24,8 @@ fn go_without_limits_searches_until_stop() {
     assert!(deepest >= 2, "the search runs: {:?}", out.lines());
     let lines = send(&mut session, &out, "stop");
     assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")));
-    // Only the other side's clock: no limit for the side to move either.
-    send(&mut session, &out, "go btime 10");
+    // Only the other side's clock (tigers to move, goats' wtime): no limit either.
+    send(&mut session, &out, "go wtime 10");
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(bestmove_count(&out), 0);
     let lines = send(&mut session, &out, "stop");
@@ -53,14 +53,15 @@ fn a_position_without_moves_answers_mate_0_then_0000() {
         ]
     );
     // go infinite: the score line at once, the bestmove after stop.
-    send(&mut session, &out, "go infinite");
+    let lines = send(&mut session, &out, "go infinite");
+    assert_eq!(lines.last().unwrap(), "info depth 0 score mate 0");
     std::thread::sleep(Duration::from_millis(100));
-    assert_eq!(out.lines().last().unwrap(), "info depth 0 score mate 0");
+    assert_eq!(bestmove_count(&out), 0);
     let lines = send(&mut session, &out, "stop");
     assert_eq!(lines, ["bestmove 0000"]);
 }
 
-/// The final `info` line's node count and the move of a `go` under `nodestime`.
+/// The final `info` line's node count and the move of a `go movetime 230` under `nodestime`.
 fn timed_search(nodestime: u32) -> (String, String) {
     let (mut session, out) = session();
     send(&mut session, &out, "ucinewgame");
@@ -71,7 +72,7 @@ fn timed_search(nodestime: u32) -> (String, String) {
     );
     send(&mut session, &out, "position startpos moves c3 a1b2");
     out.take();
-    session.handle_line("go wtime 3000 btime 3000");
+    session.handle_line("go movetime 230");
     let best = wait_bestmove(&out);
     let lines = out.lines();
     let last_info = lines
@@ -90,10 +91,11 @@ fn timed_search(nodestime: u32) -> (String, String) {
 
 #[test]
 fn nodestime_makes_timed_searches_repeat_node_for_node() {
-    let first = timed_search(50);
-    assert_eq!(timed_search(50), first);
-    // Twice the nodes per millisecond: more nodes for the same clock.
-    let more = timed_search(100);
+    let first = timed_search(100);
+    assert_eq!(timed_search(100), first);
+    // Twice the nodes per millisecond: more nodes for the same move time (200 ms after the
+    // Move Overhead: 20,000 nodes against 40,000).
+    let more = timed_search(200);
     let count = |n: &str| n.parse::<u64>().unwrap();
     assert!(count(&more.0) > count(&first.0), "{first:?} {more:?}");
 }

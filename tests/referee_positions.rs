@@ -103,10 +103,12 @@ fn referee_positions_scores_an_engine_and_names_lost_positions() {
         out.contains("go depth 1, rules ForcedCapture=false"),
         "{out}"
     );
-    // Our engine captures: the win is kept; the phase filter keeps both (placement) lines.
+    // Our engine too keeps exactly one of the two complementary lines; the phase filter keeps
+    // both (placement) lines.
     let output = run(ENGINE, &["--nodes", "2000", "--phase", "placement"]);
     let out = String::from_utf8_lossy(&output.stdout).to_string();
-    assert!(out.contains("placement wins 1 of 1 (100.0%)"), "{out}");
+    assert!(out.contains("value kept: 1 of 2 (50.0%)"), "{out}");
+    assert!(out.contains("placement wins ") && out.contains("placement draws "), "{out}");
     let output = run(ENGINE, &["--phase", "movement"]);
     let out = String::from_utf8_lossy(&output.stdout).to_string();
     assert!(out.contains("value kept: 0 of 0"), "{out}");
