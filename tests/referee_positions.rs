@@ -108,7 +108,10 @@ fn referee_positions_scores_an_engine_and_names_lost_positions() {
     let output = run(ENGINE, &["--nodes", "2000", "--phase", "placement"]);
     let out = String::from_utf8_lossy(&output.stdout).to_string();
     assert!(out.contains("value kept: 1 of 2 (50.0%)"), "{out}");
-    assert!(out.contains("placement wins ") && out.contains("placement draws "), "{out}");
+    assert!(
+        out.contains("placement wins ") && out.contains("placement draws "),
+        "{out}"
+    );
     let output = run(ENGINE, &["--phase", "movement"]);
     let out = String::from_utf8_lossy(&output.stdout).to_string();
     assert!(out.contains("value kept: 0 of 0"), "{out}");
