@@ -89,7 +89,8 @@ fn options(checker: &mut Checker<'_>) -> Result<(), String> {
     Ok(())
 }
 
-/// A game of `plies` moves played by a fixed rule on our rules core (no engine involved).
+/// A game of at most `plies` moves played by a fixed rule on our rules core (no engine
+/// involved), stopped before it would end.
 fn long_game(plies: usize) -> Vec<String> {
     let mut game = Game::startpos(Rules::default());
     let mut moves = Vec::new();
@@ -107,6 +108,11 @@ fn long_game(plies: usize) -> Vec<String> {
         }
         let mv = legal[(ply * 7 + 3) % legal.len()];
         game.play(mv).expect("a legal move");
+        if game.outcome().is_some() {
+            // Stop short of the end: the probe is a game that goes on.
+            game.undo();
+            break;
+        }
         moves.push(mv.to_string());
     }
     moves
@@ -341,7 +347,7 @@ mod tests {
             let game = probe.game();
             assert!(game.outcome().is_none(), "{name} is a game that goes on");
         }
-        assert_eq!(position_probes()[6].1.moves.len(), 60);
+        assert!(position_probes()[6].1.moves.len() >= 30);
         let (probe, back) = forbid_shuttle().expect("a shuttle");
         let game = probe.game();
         assert!(game.position().check_board_move(back).is_ok());
