@@ -10,6 +10,7 @@ use crate::game::Followed;
 use crate::{Game, Move, Outcome, Position};
 
 use crate::search::eval::{terms, TERM_NAMES};
+use crate::search::node_clock::NodeClock;
 use crate::search::params::Params;
 use crate::search::skill::Skill;
 pub use crate::search::tb::TablebaseStatus;
@@ -55,7 +56,12 @@ pub struct Engine {
     tablebase: TablebaseSlot,
     /// The seed of this game when the `seed` option is 0 (drawn afresh for each new game).
     game_seed: u64,
+    /// The engine's own clock in nodes under `nodestime`.
+    node_clock: Arc<NodeClock>,
 }
+
+/// Depth of a blocking search given no limit at all (nothing could stop it otherwise).
+pub const BLOCKING_DEFAULT_DEPTH: u32 = 12;
 
 impl Engine {
     /// An engine at the start position of `options.rules`.
@@ -74,6 +80,7 @@ impl Engine {
             options,
             tablebase,
             game_seed: rand::random(),
+            node_clock: Arc::default(),
         }
     }
 
@@ -146,6 +153,7 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.clear_hash();
         self.game_seed = rand::random();
+        self.node_clock.reset();
         self.set_position(Position::startpos(), &[]);
     }
 
@@ -241,11 +249,16 @@ impl Engine {
     pub fn go(&mut self, limits: Limits, mut observer: Box<dyn SearchObserver>) {
         self.stop();
         self.wait();
-        let control = Arc::new(Control::new(limits.ponder));
+        let game = self.game_to_search();
+        let (options, mut limits) = self.search_settings(limits);
+        let side = self.game.position().side_to_move().index();
+        let node_clock = Arc::clone(&self.node_clock);
+        if options.nodes_time > 0 {
+            node_clock.apply(&mut limits, side, options.nodes_time);
+        }
+        let control = Arc::new(Control::with_nodes_time(limits.ponder, options.nodes_time));
         self.control = Arc::clone(&control);
         let tt = Arc::clone(&self.tt);
-        let game = self.game_to_search();
-        let (options, limits) = self.search_settings(limits);
         let params = self.params.clone();
         let tables = self.tablebase.tables().cloned();
         let handle = std::thread::Builder::new()
@@ -266,6 +279,10 @@ impl Engine {
                     }
                     None => SearchResult::default(),
                 };
+                if options.nodes_time > 0 {
+                    let nodes = result.info.as_ref().map_or(0, |info| info.nodes);
+                    node_clock.charge(&limits, side, options.nodes_time, nodes);
+                }
                 control.hold_result(&limits);
                 control.set_finished();
                 observer.on_finish(&result);
@@ -311,7 +328,7 @@ impl Engine {
 
     /// Runs a search to completion on the calling thread, reporting progress to `observer`
     /// (`on_finish` is called too). Nothing can stop it from outside, so `infinite` and `ponder`
-    /// are ignored (with no other limit it searches to the default depth).
+    /// are ignored (with no other limit it searches to [`BLOCKING_DEFAULT_DEPTH`]).
     pub fn search_blocking_with(
         &mut self,
         mut limits: Limits,
@@ -321,8 +338,15 @@ impl Engine {
         self.wait();
         limits.infinite = false;
         limits.ponder = false;
+        let unlimited = limits.depth_limit().is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && limits.time_left[self.game.position().side_to_move().index()].is_none();
+        if unlimited {
+            limits.depth = Some(BLOCKING_DEFAULT_DEPTH);
+        }
         let (options, limits) = self.search_settings(limits);
-        let control = Arc::new(Control::new(false));
+        let control = Arc::new(Control::with_nodes_time(false, options.nodes_time));
         self.control = Arc::clone(&control);
         let result = match self.game_to_search() {
             Some(game) => {

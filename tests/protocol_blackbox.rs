@@ -30,9 +30,9 @@ fn handshake_is_silent_until_asked_and_lists_options() {
             .iter()
             .filter(|l| l.starts_with("option name "))
             .count(),
-        16
+        17
     );
-    assert_eq!(lines.len(), 19);
+    assert_eq!(lines.len(), 20);
     assert!(engine.sync().is_empty());
 }
 
@@ -353,9 +353,56 @@ fn bench_is_deterministic_on_the_command_line_and_in_the_protocol() {
     assert!(first > 0);
     assert_eq!(run(), first);
     let mut engine = EngineProcess::start();
-    engine.send(&format!("bench {BENCH_DEPTH}"));
+    engine.send(&format!("bench 16 1 {BENCH_DEPTH}"));
     let lines = engine.read_until(Duration::from_secs(60), |l| l.ends_with(" nps"));
     assert_eq!(bench_nodes(&lines), first);
+    // Stockfish's arguments on the command line give the same count as --depth.
+    let mut engine = EngineProcess::spawn(&["bench", "16", "1", BENCH_DEPTH, "default", "depth"]);
+    let lines = engine.drain(Duration::from_secs(60));
+    assert!(engine.wait_exit(PROMPT).expect("bench exits").success());
+    assert_eq!(bench_nodes(&lines), first);
+}
+
+#[test]
+fn bench_reads_a_position_file_and_names_a_bad_line() {
+    let dir = std::env::temp_dir().join(format!("blackbox-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("positions.txt");
+    std::fs::write(&file, "startpos moves c3\nT3T/5/2G2/5/T3T t 19 0\n").unwrap();
+    let path = file.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let mut engine = EngineProcess::spawn(args);
+        let lines = engine.drain(Duration::from_secs(60));
+        let status = engine.wait_exit(PROMPT).expect("bench exits");
+        (status.success(), lines)
+    };
+    let (ok, lines) = run(&["bench", "16", "1", "4", path]);
+    assert!(ok, "{lines:?}");
+    let from_file = bench_nodes(&lines);
+    // Both lines hold the same position, so the file's count is twice one search's.
+    let mut engine = EngineProcess::start();
+    engine.send("position startpos moves c3");
+    engine.send("bench 16 1 4 current");
+    let lines = engine.read_until(Duration::from_secs(60), |l| l.ends_with(" nps"));
+    assert_eq!(from_file, 2 * bench_nodes(&lines));
+    engine.send(&format!("bench 16 1 4 {path}"));
+    let lines = engine.read_until(Duration::from_secs(60), |l| l.ends_with(" nps"));
+    assert_eq!(bench_nodes(&lines), from_file);
+    std::fs::write(&file, "startpos\nstartpos moves c3 c3\n").unwrap();
+    engine.send(&format!("bench 16 1 4 {path}"));
+    let lines = engine.read_until(Duration::from_secs(10), |l| {
+        l.starts_with("info string error")
+    });
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .contains(&format!("\"{path}\" line 2: moves index 1")),
+        "{lines:?}"
+    );
+    let (ok, _) = run(&["bench", "16", "1", "4", path]);
+    assert!(!ok, "a bad position file fails the command line bench");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A small depth keeps the test quick; the node count is what matters.

@@ -4,6 +4,7 @@
 
 mod protocol_support;
 
+use baghchal::bench::BenchSpec;
 use protocol_support::EngineProcess;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -39,7 +40,7 @@ const VALID: &[&str] = &[
     "ponderhit",
     "d",
     "eval",
-    "bench 1",
+    "bench 1 1 1",
     "setoption name MultiPV value 2",
     "setoption name Hash value 2",
     "setoption name Threads value 2",
@@ -179,12 +180,12 @@ fn random_line(rng: &mut StdRng) -> String {
             )
         }
     };
-    // A line that is just `quit` would end the run; everything else must be survived. A plain
-    // `bench` is valid but takes seconds at its default depth: keep it to depth 1.
+    // A line that is just `quit` would end the run; everything else must be survived. A valid
+    // `bench` may take long (its default depth, a deep limit): keep it to depth 1.
     let tokens: Vec<&str> = line.split_whitespace().collect();
     match tokens[..] {
         ["quit", ..] => "isready".to_string(),
-        ["bench"] => "bench 1".to_string(),
+        ["bench", ref args @ ..] if BenchSpec::parse(args).is_ok() => "bench 1 1 1".to_string(),
         _ => line,
     }
 }

@@ -35,6 +35,7 @@ fn handshake_lists_every_option_in_order_then_uciok() {
         "Skill Level",
         "UCI_LimitStrength",
         "UCI_Elo",
+        "nodestime",
         "Clear Hash",
     ];
     assert_eq!(names, expected);
@@ -327,7 +328,8 @@ fn extra_tokens_and_bad_debug_are_rejected() {
         "debug",
         "debug maybe",
         "debug on off",
-        "bench 1 2",
+        "bench 16 1 3 default depth 2",
+        "bench 16 1 0",
         "go perft",
     ] {
         assert!(is_error(&send(&mut session, &out, line)), "{line}");

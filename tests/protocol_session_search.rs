@@ -42,7 +42,7 @@ fn infinite_search_answers_isready_and_reports_only_after_stop() {
         "setoption name Hash value 2",
         "ucinewgame",
         "go perft 1",
-        "bench 1",
+        "bench 1 1 1",
         "eval",
     ] {
         let lines = send(&mut session, &out, busy);
@@ -92,11 +92,18 @@ fn finished_position_reports_the_reason_and_0000() {
         out.take(),
         [
             "info string game over: goats win: tigers blocked",
+            "info depth 0 score mate 0",
             "bestmove 0000"
         ]
     );
     let lines = send(&mut session, &out, "go infinite");
-    assert_eq!(lines, ["info string game over: goats win: tigers blocked"]);
+    assert_eq!(
+        lines,
+        [
+            "info string game over: goats win: tigers blocked",
+            "info depth 0 score mate 0"
+        ]
+    );
     assert_eq!(send(&mut session, &out, "stop"), ["bestmove 0000"]);
 }
 

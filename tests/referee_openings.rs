@@ -168,6 +168,19 @@ fn adjudication_rules_end_games() {
     assert!(records
         .iter()
         .all(|r| r.termination == Termination::Adjudication && r.moves.len() == 9));
+    // -wait: two games on one worker take at least the pause between them.
+    let started = std::time::Instant::now();
+    let (output, records) = mock_match(&[], &["-maxplies", "4", "-rounds", "1", "-wait", "700"]);
+    assert!(output.status.success());
+    assert!(records.len() >= 2);
+    assert!(started.elapsed() >= std::time::Duration::from_millis(700));
+    // Full moves: a goat's and a tiger's move each.
+    let (_, records) = mock_match(&[], &["-maxmoves", "5"]);
+    assert!(records
+        .iter()
+        .all(|r| r.termination == Termination::Adjudication && r.moves.len() == 10));
+    let (output, _) = mock_match(&[], &["-maxmoves", "5", "-maxplies", "9"]);
+    assert!(!output.status.success(), "-maxmoves and -maxplies conflict");
     let (_, records) = mock_match(&[], &["-draw", "movenumber=12", "movecount=2", "score=0"]);
     assert!(records
         .iter()

@@ -1,8 +1,11 @@
 //! The engine: the protocol loop without arguments, or a subcommand.
 
-use baghchal::bench::run_bench;
+use baghchal::bench::{
+    bench_games, read_positions, run_bench_on, BenchLimit, BenchPositions, BenchSpec,
+    MAX_BENCH_DEPTH,
+};
 use baghchal::cli::RulesArgs;
-use baghchal::protocol::{self, command::MAX_BENCH_DEPTH, report::bench_lines};
+use baghchal::protocol::{self, report::bench_lines};
 use baghchal::{divide, Game, Move, Position};
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -35,11 +38,15 @@ enum Command {
         rules: RulesArgs,
     },
     /// Search a fixed set of positions at a fixed depth; prints `<N> nodes` and `<N> nps` (the node
-    /// count is the same on every run).
+    /// count is the same on every run). Takes Stockfish's arguments: `bench [hash] [threads]
+    /// [limit] [default|<position file>] [depth|nodes|movetime]`.
     Bench {
-        /// Search depth (default: the bench's own depth).
+        /// Search depth (default: the bench's own depth); the same as the third argument.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BENCH_DEPTH)))]
         depth: Option<u32>,
+        /// hash (MB), threads, limit, positions (`default` or a file), limit type.
+        #[arg(num_args = 0..=5)]
+        args: Vec<String>,
     },
     /// Movement-phase tablebases: generate, verify, probe.
     Tb {
@@ -48,8 +55,26 @@ enum Command {
     },
 }
 
-fn run_bench_command(depth: Option<u32>) {
-    let report = run_bench(depth);
+fn run_bench_command(depth: Option<u32>, args: &[String]) -> Result<(), String> {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut spec = BenchSpec::parse(&args)?;
+    if let Some(depth) = depth {
+        if args.len() > 2 {
+            return Err("give the depth either as --depth or as the third argument".into());
+        }
+        spec.limit = BenchLimit::Depth(depth);
+    }
+    let games = match &spec.positions {
+        BenchPositions::Default => bench_games(),
+        BenchPositions::Current => {
+            return Err(
+                "bench positions \"current\" needs the protocol's game: use default or a file"
+                    .into(),
+            )
+        }
+        BenchPositions::File(path) => read_positions(path)?,
+    };
+    let report = run_bench_on(&spec, &games);
     log::info!(
         "bench: {} positions, {} nodes in {:.3} s",
         report.positions,
@@ -59,6 +84,7 @@ fn run_bench_command(depth: Option<u32>) {
     for line in bench_lines(report.nodes, report.nps()) {
         println!("{line}");
     }
+    Ok(())
 }
 
 fn run_perft(
@@ -111,10 +137,7 @@ fn main() -> ExitCode {
         Some(Command::Tb { command }) => {
             baghchal::tablebase::cli::run(command, &mut std::io::stdout().lock())
         }
-        Some(Command::Bench { depth }) => {
-            run_bench_command(depth);
-            Ok(())
-        }
+        Some(Command::Bench { depth, args }) => run_bench_command(depth, &args),
         None => {
             protocol::run();
             Ok(())

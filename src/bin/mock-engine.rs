@@ -13,6 +13,20 @@
 //! no-uciok (never answer uci), exit-on-go (exit at the first go), ignore-quit (keep running
 //! after quit and end of input).
 //!
+//! Faults for `referee check` (each breaks one rule of protocol.md): bad-option (a spin option
+//! whose default is outside its range), early-bestmove (answers go infinite and go ponder at
+//! once), slow-stop (sleeps delay-ms after stop before its bestmove), busy-readyok (no readyok
+//! while a search is held), wrong-clock (thinks a tenth of the opponent's clock: goats read
+//! btime), zero-bestmove (bestmove 0000 where moves exist), bad-info (wdl not summing to 1000),
+//! bad-pv (a pv playing its first move twice), bad-ponder (a ponder move that is illegal),
+//! ignore-rules (plays a move the board allows but the declared rule variant forbids, when
+//! there is one), crash-on-bad-input (exits at an unknown command), wrong-query (answers every
+//! query "response false").
+//!
+//! A normal mock declares the rule options (ForcedCapture, CapturesToWin, Repetition), speaks
+//! UGI too (ugi/ugiok, uginewgame, query), and holds the answer of go infinite and go ponder
+//! until stop or ponderhit.
+//!
 //! `--pid-file` appends the mock's process id to PATH at start. `--spawn-child` starts a child
 //! that sleeps for ten minutes, in the mock's process group, and appends the child's id to PATH;
 //! with `--child-holds-output` the child keeps the mock's stdout open. `--tag` is ignored (and
@@ -41,6 +55,18 @@ enum Behaviour {
     Segfault,
     NoReadyok,
     ExtraBestmove,
+    BadOption,
+    EarlyBestmove,
+    SlowStop,
+    BusyReadyok,
+    WrongClock,
+    ZeroBestmove,
+    BadInfo,
+    BadPv,
+    BadPonder,
+    IgnoreRules,
+    CrashOnBadInput,
+    WrongQuery,
     /// The child started by `--spawn-child`: sleeps, says nothing.
     #[value(hide = true)]
     Child,
@@ -146,6 +172,117 @@ fn parse_position(tokens: &[&str], rules: Rules) -> Option<Game> {
     Some(game)
 }
 
+/// The move a mock plays: a seeded random legal move; with ignore-rules, first a move the
+/// board allows that the rules forbid.
+fn choose(args: &Args, game: &Game) -> Option<Move> {
+    if args.behaviour == Behaviour::IgnoreRules {
+        let board = Rules {
+            forced_capture: false,
+            repetition: baghchal::Repetition::Draw,
+            ..*game.rules()
+        };
+        let mut loose = game.clone();
+        loose.set_rules(board);
+        let forbidden = loose
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|&mv| game.check_move(mv).is_err());
+        if forbidden.is_some() {
+            return forbidden;
+        }
+    }
+    let mut rng = StdRng::seed_from_u64(args.seed ^ game.position().hash());
+    game.legal_moves().choose(&mut rng).copied()
+}
+
+/// The answer to `go`: info lines and the bestmove line (and an unsolicited one with
+/// extra-bestmove).
+fn answer(args: &Args, game: &Game, misbehave: bool) -> Vec<String> {
+    let mut lines = Vec::new();
+    if args.behaviour == Behaviour::Garbage {
+        lines.push("\u{1b}[31mgarbage \u{0} ~~~ bestmoves are overrated".to_string());
+        lines.push("info depth banana score cp".to_string());
+        lines.push(String::new());
+    }
+    let chosen = choose(args, game);
+    let pv = match (args.behaviour, chosen) {
+        (Behaviour::BadPv, Some(mv)) => format!(" pv {mv} {mv}"),
+        (_, Some(mv)) => format!(" pv {mv}"),
+        (_, None) => String::new(),
+    };
+    let wdl = if args.behaviour == Behaviour::BadInfo {
+        " wdl 600 300 200"
+    } else {
+        ""
+    };
+    lines.push(format!(
+        "info depth 1 score cp {}{wdl} nodes 1{pv}",
+        args.score
+    ));
+    if args.behaviour == Behaviour::Malformed && misbehave {
+        lines.push("bestmove xyz!".to_string());
+    } else if args.behaviour == Behaviour::Illegal && misbehave {
+        // A place on an occupied point or a step to one: never legal.
+        let tiger = game.position().tigers().first().expect("four tigers");
+        lines.push(format!("bestmove {tiger}"));
+    } else if args.behaviour == Behaviour::ZeroBestmove {
+        lines.push("bestmove 0000".to_string());
+    } else {
+        match chosen {
+            Some(mv) if args.behaviour == Behaviour::BadPonder => {
+                lines.push(format!("bestmove {mv} ponder {mv}"))
+            }
+            Some(mv) => lines.push(format!("bestmove {mv}")),
+            None => lines.push("bestmove 0000".to_string()),
+        }
+        if args.behaviour == Behaviour::ExtraBestmove {
+            // Unsolicited: nobody asked for it, so it must never count as a move.
+            let moves = game.legal_moves();
+            if let Some(other) = moves
+                .iter()
+                .find(|&&mv| Some(mv) != chosen)
+                .or(chosen.as_ref())
+            {
+                lines.push(format!("bestmove {other}"));
+            }
+        }
+    }
+    lines
+}
+
+/// The clock a wrong-clock mock reads: the opponent's (goats read btime, tigers wtime).
+fn wrong_clock_ms(tokens: &[&str], game: &Game) -> u64 {
+    let word = match game.position().side_to_move() {
+        baghchal::Side::Goats => ["btime", "p2time"],
+        baghchal::Side::Tigers => ["wtime", "p1time"],
+    };
+    tokens
+        .iter()
+        .position(|t| word.contains(t))
+        .and_then(|i| tokens.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// `query gameover|p1turn|result` under the mock's rules.
+fn query_answer(question: &str, game: &Game) -> &'static str {
+    let outcome = game.outcome();
+    match question {
+        "gameover" if outcome.is_some() => "true",
+        "gameover" => "false",
+        "p1turn" if game.position().side_to_move() == baghchal::Side::Goats => "true",
+        "p1turn" => "false",
+        "result" => match outcome.map(|o| o.winner()) {
+            None => "none",
+            Some(None) => "draw",
+            Some(Some(baghchal::Side::Goats)) => "p1win",
+            Some(Some(baghchal::Side::Tigers)) => "p2win",
+        },
+        _ => "none",
+    }
+}
+
 fn main() {
     let args = Args::parse();
     let _ = &args.tag;
@@ -168,20 +305,37 @@ fn main() {
     let mut rules = Rules::default();
     let mut game = Game::startpos(rules);
     let mut moves_played = 0u32;
+    // The answer of a held search (go infinite, go ponder), printed at stop or ponderhit.
+    let mut held: Option<Vec<String>> = None;
     let misbehaving = |played: u32| played >= args.after;
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         let tokens: Vec<&str> = line.split_whitespace().collect();
         match tokens.first().copied() {
-            Some("uci") if args.behaviour != Behaviour::NoUciok => {
+            Some(word @ ("uci" | "ugi")) if args.behaviour != Behaviour::NoUciok => {
                 say("id name mock-engine");
                 say("id author the baghchal tests");
-                say("uciok");
+                if args.behaviour == Behaviour::BadOption {
+                    say("option name Hash type spin default 0 min 1 max 64");
+                }
+                say("option name ForcedCapture type check default false");
+                say("option name CapturesToWin type spin default 5 min 1 max 20");
+                say("option name Repetition type combo default forbid var forbid var draw");
+                say(if word == "uci" { "uciok" } else { "ugiok" });
             }
             Some("isready")
                 if args.behaviour == Behaviour::NoReadyok && misbehaving(moves_played) => {}
+            Some("isready") if args.behaviour == Behaviour::BusyReadyok && held.is_some() => {}
             Some("isready") => say("readyok"),
-            Some("ucinewgame") => moves_played = 0,
+            Some("ucinewgame" | "uginewgame") => moves_played = 0,
+            Some("query") => {
+                let question = tokens.get(1).copied().unwrap_or("");
+                if args.behaviour == Behaviour::WrongQuery {
+                    say("response false");
+                } else {
+                    say(&format!("response {}", query_answer(question, &game)));
+                }
+            }
             Some("setoption") => {
                 let value = tokens
                     .iter()
@@ -199,11 +353,22 @@ fn main() {
                     }
                     _ => {}
                 }
+                game.set_rules(rules);
             }
             Some("position") => match parse_position(&tokens, rules) {
                 Some(parsed) => game = parsed,
                 None => say("info string error: bad position"),
             },
+            Some("stop" | "ponderhit") => {
+                if let Some(lines) = held.take() {
+                    if tokens[0] == "stop" && args.behaviour == Behaviour::SlowStop {
+                        std::thread::sleep(Duration::from_millis(args.delay_ms));
+                    }
+                    for line in lines {
+                        say(&line);
+                    }
+                }
+            }
             Some("go") => {
                 let misbehave = misbehaving(moves_played);
                 match args.behaviour {
@@ -212,42 +377,30 @@ fn main() {
                     Behaviour::Segfault if misbehave => segfault(),
                     Behaviour::Stall if misbehave => continue,
                     Behaviour::Late => std::thread::sleep(Duration::from_millis(args.delay_ms)),
-                    Behaviour::Garbage => {
-                        say("\u{1b}[31mgarbage \u{0} ~~~ bestmoves are overrated");
-                        say("info depth banana score cp");
-                        say("");
-                    }
+                    Behaviour::WrongClock => std::thread::sleep(Duration::from_millis(
+                        wrong_clock_ms(&tokens, &game) / 10,
+                    )),
                     _ => {}
                 }
-                say(&format!("info depth 1 score cp {} nodes 1 pv", args.score));
-                if args.behaviour == Behaviour::Malformed && misbehave {
-                    say("bestmove xyz!");
-                } else if args.behaviour == Behaviour::Illegal && misbehave {
-                    // A place on an occupied point or a step to one: never legal.
-                    let tiger = game.position().tigers().first().expect("four tigers");
-                    say(&format!("bestmove {tiger}"));
-                } else {
-                    let mut rng = StdRng::seed_from_u64(args.seed ^ game.position().hash());
-                    let moves = game.legal_moves();
-                    let chosen = moves.choose(&mut rng).copied();
-                    match chosen {
-                        Some(mv) => say(&format!("bestmove {mv}")),
-                        None => say("bestmove 0000"),
-                    }
-                    if args.behaviour == Behaviour::ExtraBestmove {
-                        // Unsolicited: nobody asked for it, so it must never count as a move.
-                        if let Some(other) = moves
-                            .iter()
-                            .find(|&&mv| Some(mv) != chosen)
-                            .or(chosen.as_ref())
-                        {
-                            say(&format!("bestmove {other}"));
-                        }
-                    }
-                }
+                let lines = answer(&args, &game, misbehave);
                 moves_played += 1;
+                let holds = tokens.iter().any(|t| *t == "infinite" || *t == "ponder");
+                if holds && args.behaviour != Behaviour::EarlyBestmove {
+                    held = Some(lines);
+                    continue;
+                }
+                for line in lines {
+                    say(&line);
+                }
             }
-            Some("quit") if args.behaviour != Behaviour::IgnoreQuit => return,
+            Some("quit") if args.behaviour == Behaviour::IgnoreQuit => {}
+            Some("quit") => return,
+            Some(_) if args.behaviour == Behaviour::CrashOnBadInput => {
+                let known = ["debug", "register", "d", "eval"];
+                if !known.contains(&tokens[0]) {
+                    std::process::exit(2);
+                }
+            }
             _ => {}
         }
     }

@@ -1,6 +1,7 @@
 //! The referee: engine-vs-engine matches (`referee [match options]`), openings generation
 //! (`referee openings`) and merging of record files (`referee merge`, `--watch` for running
-//! shards). See docs/referee.md and docs/cluster.md.
+//! shards), and protocol compliance checks of an engine (`referee check`). See docs/referee.md,
+//! docs/engine-authors.md and docs/cluster.md.
 
 use baghchal::referee::cli::{parse_cli, Command};
 use baghchal::referee::console::Console;
@@ -14,6 +15,8 @@ use std::sync::Arc;
 
 /// Exit code for errors found before anything starts (as clap uses for usage errors).
 const EXIT_USAGE: u8 = 2;
+/// `check`: at least one check failed.
+const EXIT_CHECK_FAILED: u8 = 1;
 /// Exit code when an engine fault stopped the match (no --recover).
 const EXIT_FAULT: u8 = 3;
 /// Exit code after Ctrl-C (128 + SIGINT).
@@ -39,6 +42,25 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Some(Command::Openings(args)) => {
             generate::generate(args, &stop, &mut Console::standard()).map(|()| Finish::Done)
+        }
+        Some(Command::Check(args)) => {
+            return match baghchal::referee::check::run_check(args) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::from(EXIT_CHECK_FAILED),
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    ExitCode::from(EXIT_USAGE)
+                }
+            };
+        }
+        Some(Command::Positions(args)) => {
+            return match baghchal::referee::positions::run_positions(args) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    ExitCode::from(EXIT_USAGE)
+                }
+            };
         }
         Some(Command::Merge(args)) => {
             return match merge::merge(args, &stop, &mut Console::standard()) {

@@ -3,6 +3,7 @@
 use super::error::CommandError;
 use super::go::parse_go;
 use super::ugi::{Dialect, Query};
+use crate::bench::BenchSpec;
 use crate::search::Limits;
 use crate::{Move, Position};
 
@@ -10,8 +11,6 @@ use crate::{Move, Position};
 pub const MAX_POSITION_MOVES: usize = 10_000;
 /// Largest depth of `go perft`.
 pub const MAX_PERFT_DEPTH: u32 = 10;
-/// Largest depth of `bench`.
-pub const MAX_BENCH_DEPTH: u32 = 64;
 
 /// One command line, parsed. Whether it is legal in the current game is the session's business.
 #[derive(Clone, PartialEq, Debug)]
@@ -63,8 +62,12 @@ pub enum Command {
     Display,
     /// `eval`: static evaluation by terms.
     Eval,
-    /// `bench [depth]`.
-    Bench(Option<u32>),
+    /// `bench [hash] [threads] [limit] [positions] [limittype]` (Stockfish's arguments).
+    Bench(BenchSpec),
+    /// `help`: a short list of the commands.
+    Help,
+    /// `flip`: the current position mirrored top to bottom, as a new game.
+    Flip,
 }
 
 /// Parses an integer token for `keyword` within `min..=max`, telling a non-number from an
@@ -122,12 +125,14 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, CommandError> {
         "quit" => no_arguments("quit", Command::Quit)?,
         "d" => no_arguments("d", Command::Display)?,
         "eval" => no_arguments("eval", Command::Eval)?,
+        "help" => no_arguments("help", Command::Help)?,
+        "flip" => no_arguments("flip", Command::Flip)?,
         "register" => Command::Register,
         "debug" => parse_debug(rest)?,
         "setoption" => parse_setoption(rest)?,
         "position" => parse_position(rest).unwrap_or_else(Command::BadPosition),
         "go" => parse_go_command(rest)?,
-        "bench" => parse_bench(rest)?,
+        "bench" => Command::Bench(BenchSpec::parse(rest).map_err(CommandError::Bench)?),
         other => return Err(CommandError::UnknownCommand(other.to_string())),
     };
     Ok(Some(command))
@@ -281,21 +286,6 @@ fn parse_go_command(rest: &[&str]) -> Result<Command, CommandError> {
     }
 }
 
-fn parse_bench(rest: &[&str]) -> Result<Command, CommandError> {
-    match rest {
-        [] => Ok(Command::Bench(None)),
-        [depth] => {
-            Ok(Command::Bench(Some(
-                parse_int("bench depth", depth, 1, i64::from(MAX_BENCH_DEPTH))? as u32,
-            )))
-        }
-        [_, extra, ..] => Err(CommandError::UnexpectedToken {
-            command: "bench",
-            token: (*extra).to_string(),
-        }),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -392,7 +382,16 @@ mod tests {
             parse("go perft 11"),
             Err(CommandError::OutOfRange { .. })
         ));
-        assert_eq!(parse("bench"), Ok(Some(Command::Bench(None))));
+        assert_eq!(
+            parse("bench"),
+            Ok(Some(Command::Bench(BenchSpec::default())))
+        );
+        assert!(matches!(parse("bench 16 1 0"), Err(CommandError::Bench(_))));
+        assert_eq!(parse("flip"), Ok(Some(Command::Flip)));
+        assert!(matches!(
+            parse("help me"),
+            Err(CommandError::UnexpectedToken { .. })
+        ));
     }
 
     #[test]

@@ -100,6 +100,8 @@ pub enum CommandError {
     /// `go` after a `position` command that could not be followed (why): the engine has no
     /// game of the arbiter's to search, and answers `bestmove 0000`.
     NoPosition(String),
+    /// A bad `bench` argument or position file (the message names it).
+    Bench(String),
     /// `query` with a question other than `gameover`, `p1turn` or `result`.
     UnknownQuery(String),
     /// `setoption name Hash`: the table of that size could not be allocated; the previous one
@@ -162,6 +164,7 @@ impl fmt::Display for CommandError {
             NoPosition(reason) => {
                 write!(f, "no position to search until a good position: {reason}")
             }
+            Bench(message) => f.write_str(message),
             UnknownQuery(token) => write!(
                 f,
                 "unknown query \"{token}\": expected gameover, p1turn or result"

@@ -3,7 +3,7 @@
 use super::error::CommandError;
 use crate::engine::{EngineOptions, Strategy};
 use crate::search::options::{
-    Range, HASH_MB, MOVE_OVERHEAD_MS, MULTI_PV, SEED, SKILL_LEVEL, THREADS, UCI_ELO,
+    Range, HASH_MB, MOVE_OVERHEAD_MS, MULTI_PV, NODES_TIME, SEED, SKILL_LEVEL, THREADS, UCI_ELO,
 };
 use crate::{Repetition, Rules};
 use std::path::PathBuf;
@@ -54,7 +54,7 @@ pub struct OptionSpec {
 }
 
 /// Every option, in the order `uci` lists them.
-pub const OPTIONS: [OptionSpec; 16] = [
+pub const OPTIONS: [OptionSpec; 17] = [
     OptionSpec {
         name: "Hash",
         kind: OptionKind::spin(HASH_MB),
@@ -129,6 +129,11 @@ pub const OPTIONS: [OptionSpec; 16] = [
         name: "UCI_Elo",
         kind: OptionKind::spin(UCI_ELO),
         meaning: "strength with UCI_LimitStrength, on the measured scale where a uniformly random mover is 0 (docs/strength.md)",
+    },
+    OptionSpec {
+        name: "nodestime",
+        kind: OptionKind::spin(NODES_TIME),
+        meaning: "count thinking time in nodes, this many to the millisecond, on the engine's own clock over a game (0: real time), as Stockfish's nodestime",
     },
     OptionSpec {
         name: "Clear Hash",
@@ -309,6 +314,7 @@ impl Settings {
                 let path = (!path.is_empty() && path != "<empty>").then(|| PathBuf::from(path));
                 set(&mut engine.tablebase_path, path)
             }
+            ("nodestime", Value::Spin(n)) => set(&mut engine.nodes_time, n as u64),
             ("Clear Hash", Value::Button) => Effect::ClearHash,
             _ => unreachable!("option {} checked against its own kind", spec.name),
         };
@@ -421,6 +427,10 @@ mod tests {
                 UCI_ELO.default, UCI_ELO.min, UCI_ELO.max
             )
         );
-        assert_eq!(OPTIONS[15].uci_line(), "option name Clear Hash type button");
+        assert_eq!(
+            OPTIONS[15].uci_line(),
+            "option name nodestime type spin default 0 min 0 max 10000"
+        );
+        assert_eq!(OPTIONS[16].uci_line(), "option name Clear Hash type button");
     }
 }

@@ -1,8 +1,8 @@
 //! The debug and scripting commands' output: `d`, `eval`, `go perft`, `bench`.
 
 use super::output::{info_string, Output};
-use crate::bench::run_bench;
-use crate::{divide, Game};
+use crate::bench::{run_bench_on, BenchSpec};
+use crate::{divide, Game, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -77,10 +77,10 @@ pub fn spawn_perft(out: Arc<dyn Output>, mut game: Game, depth: u32) -> Job {
     })
 }
 
-/// `bench [depth]` on its own thread: `<N> nodes` then `<N> nps`.
-pub fn spawn_bench(out: Arc<dyn Output>, depth: Option<u32>) -> Job {
+/// `bench ...` on its own thread over `games`: `<N> nodes` then `<N> nps`.
+pub fn spawn_bench(out: Arc<dyn Output>, spec: BenchSpec, games: Vec<Game>) -> Job {
     Job::spawn(move |finishing| {
-        let report = run_bench(depth);
+        let report = run_bench_on(&spec, &games);
         info_string(
             out.as_ref(),
             &format!(
@@ -99,4 +99,37 @@ pub fn spawn_bench(out: Arc<dyn Output>, depth: Option<u32>) -> Job {
 /// The two result lines of a bench, shared with `baghchal bench`.
 pub fn bench_lines(nodes: u64, nps: u64) -> [String; 2] {
     [format!("{nodes} nodes"), format!("{nps} nps")]
+}
+
+/// `help`: the commands, one per line, and where the full reference is.
+pub fn help(out: &dyn Output) {
+    for line in HELP {
+        out.line(line);
+    }
+}
+
+const HELP: [&str; 12] = [
+    "baghchal speaks a UCI-style protocol (UGI too); the full reference is protocol.md.",
+    "uci | ugi                     identify, list the options, uciok | ugiok",
+    "isready                       readyok",
+    "setoption name <n> [value <v>] set an option (see the uci list)",
+    "ucinewgame | uginewgame       a new game",
+    "position startpos|fen <pos> [moves <m> ...]   the game to search",
+    "go [wtime|btime|winc|binc|movestogo|movetime|depth|nodes|mate <n>] [infinite] [ponder] [searchmoves <m> ...]",
+    "go perft <depth>              count the legal move tree",
+    "stop | ponderhit | quit       end or confirm a search; leave",
+    "query gameover|p1turn|result  the game under our rules",
+    "d | eval | flip               show the game; the evaluation; mirror the board top to bottom",
+    "bench [hash] [threads] [limit] [default|current|<file>] [depth|nodes|movetime]",
+];
+
+/// `flip`: `position` mirrored top to bottom (rank 1 <-> rank 5), a symmetry of the board, so
+/// its value and static evaluation are unchanged.
+pub fn flipped(position: &Position) -> Position {
+    let text = position.to_string();
+    let (board, rest) = text.split_once(' ').expect("a position string has fields");
+    let ranks: Vec<&str> = board.split('/').rev().collect();
+    format!("{} {rest}", ranks.join("/"))
+        .parse()
+        .expect("a mirrored position is a position")
 }

@@ -8,6 +8,7 @@ use super::output::{info_string, printable, Output, MAX_MESSAGE_CHARS};
 use super::report::{self, Job};
 use super::slot::{Observer, SearchSlot};
 use super::ugi::{format_response, Dialect, Query, UNREADABLE_QUERY_ANSWER};
+use crate::bench::{bench_games, read_positions, BenchPositions};
 use crate::engine::{Engine, Limits, SearchStatus, TablebaseStatus};
 use crate::{Game, Move, Position};
 use std::collections::HashSet;
@@ -158,9 +159,23 @@ impl Session {
                     depth,
                 ));
             }
-            Command::Bench(depth) => {
+            Command::Bench(spec) => {
                 self.require_idle("bench")?;
-                self.job = Some(report::spawn_bench(self.out.clone(), depth));
+                let games = match &spec.positions {
+                    BenchPositions::Default => bench_games(),
+                    BenchPositions::Current => vec![self.engine.game().clone()],
+                    BenchPositions::File(path) => {
+                        read_positions(path).map_err(CommandError::Bench)?
+                    }
+                };
+                self.job = Some(report::spawn_bench(self.out.clone(), spec, games));
+            }
+            Command::Help => report::help(self.out.as_ref()),
+            Command::Flip => {
+                self.stop_search();
+                let flipped = report::flipped(self.engine.game().position());
+                self.engine.set_position(flipped, &[]);
+                self.warned.clear();
             }
             Command::Stop => self.stop_search(),
             Command::PonderHit => self.engine.ponderhit(),
@@ -361,7 +376,18 @@ impl Session {
                 ),
             ),
             SearchStatus::Over(outcome) => {
-                info_string(self.out.as_ref(), &format!("game over: {outcome}"))
+                info_string(self.out.as_ref(), &format!("game over: {outcome}"));
+                let side_to_move = self.engine.game().position().side_to_move();
+                // As Stockfish at a mate or stalemate: the side to move has lost (mate 0) or
+                // drawn (cp 0); a win of the side to move (only from a position string) has no
+                // score line.
+                match outcome.winner() {
+                    None => self.out.line("info depth 0 score cp 0"),
+                    Some(winner) if winner != side_to_move => {
+                        self.out.line("info depth 0 score mate 0")
+                    }
+                    Some(_) => {}
+                }
             }
             SearchStatus::NoGame(reason) => self.error(&CommandError::NoPosition(reason.clone())),
         }

@@ -3,6 +3,7 @@
 //! their double-dash forms, and key=value groups follow `-engine`, `-each`, `-openings`,
 //! `-sprt`, `-draw`, `-resign`.
 
+use super::check::CheckDialect;
 #[cfg(test)]
 use super::groups::parse_sprt;
 use super::schedule::{Shard, Tournament};
@@ -35,6 +36,71 @@ pub enum Command {
     Openings(OpeningsArgs),
     /// Combine record files (PGN-like or JSON lines, e.g. from shards) into one set of statistics.
     Merge(MergeArgs),
+    /// Check an engine's protocol compliance: one line per check, a summary, exit status 1 on
+    /// any failure.
+    Check(CheckArgs),
+    /// Score an engine on a test-position suite: the share of moves that keep the position's
+    /// value (exact, from the tables).
+    Positions(PositionsArgs),
+}
+
+/// Options of `referee positions`.
+#[derive(Args, Debug, Clone)]
+pub struct PositionsArgs {
+    /// The engine: cmd=PATH [name=NAME] [arg=ARG]... [option.NAME=VALUE]... (the suite's rules
+    /// are sent unless given here).
+    #[arg(long, required = true, num_args = 1.., value_name = "KEY=VALUE")]
+    pub engine: Vec<String>,
+    /// The suite file.
+    #[arg(long, default_value = "tests/data/critical-positions.txt")]
+    pub file: PathBuf,
+    /// Time per move, ms (`go movetime`).
+    #[arg(long, default_value_t = 100, conflicts_with_all = ["depth", "nodes"])]
+    pub movetime: u64,
+    /// Depth per move instead (`go depth`).
+    #[arg(long, conflicts_with = "nodes")]
+    pub depth: Option<u32>,
+    /// Nodes per move instead (`go nodes`).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Only positions of this phase.
+    #[arg(long, value_enum, default_value = "all")]
+    pub phase: SuitePhase,
+    /// Time allowed for the handshake, and for a bestmove past the move time (or at all with
+    /// depth or nodes), ms.
+    #[arg(long, default_value_t = 10_000)]
+    pub timeout: u64,
+}
+
+/// The phases of `referee positions --phase`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SuitePhase {
+    /// No goat in hand.
+    Movement,
+    /// Goats in hand.
+    Placement,
+    /// Both.
+    All,
+}
+
+/// Options of `referee check`.
+#[derive(Args, Debug, Clone)]
+pub struct CheckArgs {
+    /// The engine: cmd=PATH [name=NAME] [arg=ARG]... [dir=DIR] [option.NAME=VALUE]...
+    /// [timemargin=MS] (the match's engine spec keys; thinking limits are the checker's own).
+    #[arg(long, required = true, num_args = 1.., value_name = "KEY=VALUE")]
+    pub engine: Vec<String>,
+    /// The dialect checked: uci (uci/uciok, wtime = goats) or ugi (ugi/ugiok, p1time = goats,
+    /// query).
+    #[arg(long, value_enum, ignore_case = true, default_value = "uci")]
+    pub dialect: CheckDialect,
+    /// Time allowed for uciok/ugiok, for readyok when idle, and for a bestmove without a time
+    /// limit, ms.
+    #[arg(long, default_value_t = 10_000)]
+    pub timeout: u64,
+    /// Time allowed for readyok during a search and for bestmove after stop, ms.
+    #[arg(long, default_value_t = 1_000)]
+    pub at_once: u64,
 }
 
 /// Options of a match.
@@ -96,6 +162,13 @@ pub struct MatchArgs {
     /// Draw a game after this many plies (0: never).
     #[arg(long, default_value_t = 400)]
     pub maxplies: u32,
+    /// Draw a game after this many full moves (a goat's and a tiger's move; fastchess's
+    /// -maxmoves): the same as --maxplies 2N, which it replaces.
+    #[arg(long, value_name = "N", conflicts_with = "maxplies")]
+    pub maxmoves: Option<u32>,
+    /// Milliseconds each worker waits after a game before its next one (cutechess's -wait).
+    #[arg(long, default_value_t = 0, value_name = "MS")]
+    pub wait: u64,
     /// Draw adjudication: movenumber=PLY movecount=N score=CG.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub draw: Vec<String>,
@@ -280,6 +353,14 @@ mod tests {
         assert!(
             matches!(merge.command, Some(Command::Merge(ref m)) if m.files.len() == 2 && !m.watch)
         );
+        let check = parse_cli(args(
+            "referee check -engine cmd=./x option.Hash=4 -dialect UGI",
+        ))
+        .unwrap();
+        assert!(
+            matches!(check.command, Some(Command::Check(ref c)) if c.engine.len() == 2 && c.dialect == CheckDialect::Ugi)
+        );
+        assert!(parse_cli(args("referee check")).is_err());
         let watch = parse_cli(args("referee merge -watch -interval 0.5 a.jsonl")).unwrap();
         assert!(
             matches!(watch.command, Some(Command::Merge(ref m)) if m.watch && m.interval == 0.5)

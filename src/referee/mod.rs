@@ -2,6 +2,7 @@
 //! adjudication, statistics (Elo estimates and SPRT) and game records.
 
 pub mod adjudication;
+pub mod check;
 pub mod cli;
 pub mod console;
 pub mod engine_process;
@@ -12,6 +13,7 @@ pub mod merge;
 pub mod openings;
 pub mod outcome;
 pub mod play;
+pub mod positions;
 pub mod process;
 pub mod record;
 pub mod report;

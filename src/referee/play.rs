@@ -280,7 +280,9 @@ fn play_match(
         );
     }
     let adjudication = Adjudication {
-        max_plies: args.maxplies,
+        max_plies: args
+            .maxmoves
+            .map_or(args.maxplies, |moves| moves.saturating_mul(2)),
         draw: parse_draw(&args.draw)?,
         resign: parse_resign(&args.resign)?,
     };
@@ -405,6 +407,7 @@ fn play_match(
             grace: Duration::from_secs(1),
         },
         concurrency,
+        wait: Duration::from_millis(args.wait),
         event: args.event.clone(),
         site: args.site.clone(),
     };

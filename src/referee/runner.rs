@@ -34,6 +34,8 @@ pub struct MatchConfig {
     pub timeouts: Timeouts,
     /// Games played at once.
     pub concurrency: usize,
+    /// Pause of a worker between two of its games (`-wait`).
+    pub wait: std::time::Duration,
     /// Event tag.
     pub event: String,
     /// Site tag.
@@ -153,9 +155,18 @@ fn worker(
         let _ = sender.send(Message::Started(scheduled));
         let end = play_one(config, &scheduled, &mut engines, stop);
         let _ = sender.send(Message::Done(scheduled.number, end));
+        pause(config.wait, stop);
     }
     for engine in engines.into_iter().flatten() {
         engine.shutdown(config.timeouts.grace);
+    }
+}
+
+/// Sleeps `wait` (cutechess's `-wait`), waking early when `stop` is set.
+fn pause(wait: std::time::Duration, stop: &AtomicBool) {
+    let until = std::time::Instant::now() + wait;
+    while !stop.load(Ordering::Relaxed) && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(5).min(wait));
     }
 }
 

@@ -56,6 +56,8 @@ impl Settings {
             "cmd" => self.cmd = Some(value.to_string()),
             "name" => self.name = Some(value.to_string()),
             "arg" => self.args.push(value.to_string()),
+            // fastchess: all the arguments in one value, split at whitespace.
+            "args" => self.args.extend(value.split_whitespace().map(str::to_string)),
             "dir" => self.dir = Some(value.to_string()),
             "stderr" => self.stderr = Some(value.to_string()),
             "proto" if value == "uci" => {}
@@ -80,7 +82,7 @@ impl Settings {
                 }
                 _ => {
                     return Err(SpecError(format!(
-                        "unknown engine setting \"{key}\" in \"{token}\": expected cmd, name, arg, dir, stderr, proto, \
+                        "unknown engine setting \"{key}\" in \"{token}\": expected cmd, name, arg, args, dir, stderr, proto, \
                          option.NAME, tc, st, depth, nodes or timemargin"
                     )))
                 }
@@ -110,6 +112,24 @@ pub fn parse_engines(
     engines: &[Vec<String>],
     each: &[String],
 ) -> Result<Vec<EngineSpec>, SpecError> {
+    parse_specs(engines, each, true)
+}
+
+/// One engine spec for `referee check`, which needs no thinking limit (the checker sends its
+/// own): the keys of [`parse_engines`].
+///
+/// # Errors
+/// [`SpecError`] quoting the bad token, or a missing `cmd`.
+pub fn parse_check_engine(tokens: &[String]) -> Result<EngineSpec, SpecError> {
+    let mut specs = parse_specs(&[tokens.to_vec()], &[], false)?;
+    Ok(specs.remove(0))
+}
+
+fn parse_specs(
+    engines: &[Vec<String>],
+    each: &[String],
+    require_limit: bool,
+) -> Result<Vec<EngineSpec>, SpecError> {
     let mut specs: Vec<EngineSpec> = Vec::new();
     for (index, tokens) in engines.iter().enumerate() {
         let mut settings = Settings::default();
@@ -136,7 +156,7 @@ pub fn parse_engines(
                 "duplicate engine name \"{name}\": give each engine a distinct name="
             )));
         }
-        if settings.limits.is_unlimited() {
+        if require_limit && settings.limits.is_unlimited() {
             return Err(SpecError(format!(
                 "engine \"{name}\" has no limit: give tc=, st=, depth= or nodes= (on -engine or -each)"
             )));
@@ -181,6 +201,14 @@ mod tests {
         assert_eq!(specs[0].limits.move_time, Some(Duration::from_millis(500)));
         assert_eq!(specs[1].name, "b-2");
         assert_eq!(specs[1].command.args, vec!["-x".to_string()]);
+        // fastchess's args= (one value, split at whitespace) adds to cutechess's arg=.
+        let fast = parse_check_engine(&[
+            "cmd=./e".to_string(),
+            "arg=--a".to_string(),
+            "args=--b 2  --c".to_string(),
+        ])
+        .unwrap();
+        assert_eq!(fast.command.args, ["--a", "--b", "2", "--c"]);
         assert_eq!(specs[1].command.stderr.as_deref(), Some("b.log"));
         assert_eq!(specs[0].command.stderr, None);
         assert_eq!(specs[1].limits.clock.unwrap().to_string(), "40/10+0.1");

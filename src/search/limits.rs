@@ -6,8 +6,8 @@ use super::score::{Score, Value};
 use crate::Move;
 
 /// Search limits, UCI-style; `None` = no limit of that kind. The search stops at the first limit
-/// reached. With no limit at all (plain `go`) the engine searches to
-/// [`crate::search::thread::DEFAULT_DEPTH`].
+/// reached. With no limit at all (plain `go`) the engine searches until `stop`, as Stockfish
+/// does (or to the deepest iteration, and then answers).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Maximum depth in plies.

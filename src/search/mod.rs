@@ -12,8 +12,8 @@
 //!   without moves loses); under `draw`, a repeated position scores 0. Whole-state keys of the path
 //!   are kept on a stack, those of the game in a sorted list with a bit filter.
 //! - Limits: `depth`, `nodes` (main thread), time and a found `mate` stop the search; the
-//!   first iteration always completes, so a move is always there. A `go` without any limit searches to
-//!   [`thread::DEFAULT_DEPTH`]; `infinite` and unanswered `ponder` searches hold their result
+//!   first iteration always completes, so a move is always there. A `go` without any limit searches until `stop`
+//!   (or to the deepest iteration); `infinite` and unanswered `ponder` searches hold their result
 //!   until `stop` (or `ponderhit`). Root moves are announced (`currmove`) after 3 s only.
 //! - With one thread and depth or node limits the search is deterministic, infos included
 //!   (apart from time and speed); the table carries over between searches of a game.
@@ -27,6 +27,7 @@ pub mod eval;
 pub mod eval_weights;
 pub mod history;
 pub mod limits;
+pub mod node_clock;
 pub mod options;
 pub mod ordering;
 pub mod params;

@@ -61,6 +61,13 @@ pub const MOVE_OVERHEAD_MS: Range = Range {
     max: 5000,
     default: 30,
 };
+/// `nodestime`: nodes that count as one millisecond of thinking time (0: real time), as in
+/// Stockfish.
+pub const NODES_TIME: Range = Range {
+    min: 0,
+    max: 10_000,
+    default: 0,
+};
 /// Seed of the random mover, as the protocol offers it (the engine takes any `u64`).
 pub const SEED: Range = Range {
     min: 0,
@@ -191,6 +198,10 @@ pub struct EngineOptions {
     pub rules: Rules,
     /// Directory of movement-phase tablebase files (`None`: no tables).
     pub tablebase_path: Option<PathBuf>,
+    /// `nodestime` ([`NODES_TIME`]): when above 0, thinking time is counted in nodes, this
+    /// many to the millisecond, and the engine keeps its own clock in nodes over a game
+    /// (Stockfish's rule), so timed games replay node for node.
+    pub nodes_time: u64,
 }
 
 impl Default for EngineOptions {
@@ -208,6 +219,7 @@ impl Default for EngineOptions {
             elo: UCI_ELO.default,
             rules: Rules::default(),
             tablebase_path: None,
+            nodes_time: NODES_TIME.default as u64,
         }
     }
 }
@@ -222,6 +234,8 @@ impl EngineOptions {
         self.move_overhead = Duration::from_millis(MOVE_OVERHEAD_MS.clamp(overhead_ms) as u64);
         self.skill_level = SKILL_LEVEL.clamp(self.skill_level);
         self.elo = UCI_ELO.clamp(self.elo);
+        let nodes_time = i64::try_from(self.nodes_time).unwrap_or(i64::MAX);
+        self.nodes_time = NODES_TIME.clamp(nodes_time) as u64;
         self
     }
 }

@@ -24,8 +24,6 @@ use super::worker::Worker;
 
 /// Deepest iteration.
 pub const MAX_DEPTH: u32 = 100;
-/// Depth searched by a `go` with no limit at all.
-pub const DEFAULT_DEPTH: u32 = 12;
 /// Root moves are announced (currmove) only after this much time.
 pub(crate) const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
 
@@ -84,18 +82,11 @@ impl SearchContext<'_> {
     }
 
     fn max_depth(&self) -> u32 {
-        let limits = self.limits;
-        let unlimited = limits.depth_limit().is_none()
-            && limits.nodes.is_none()
-            && limits.movetime.is_none()
-            && !limits.infinite
-            && !limits.ponder
-            && limits.time_left[self.game.position().side_to_move().index()].is_none();
-        match limits.depth_limit() {
-            Some(depth) => depth.clamp(1, MAX_DEPTH),
-            None if unlimited => DEFAULT_DEPTH,
-            None => MAX_DEPTH,
-        }
+        // A `go` with no limit searches until `stop` (or to the deepest iteration), as
+        // Stockfish does.
+        self.limits
+            .depth_limit()
+            .map_or(MAX_DEPTH, |depth| depth.clamp(1, MAX_DEPTH))
     }
 
     /// The longest legal prefix of `pv` from the root.
@@ -415,7 +406,9 @@ fn should_stop(
     }
     let best = moves[0].score;
     let mate_proven = is_mate(best) && depth as i32 > MATE - best.abs() + 4;
-    worker.plan.should_stop_iterating(control.clock_elapsed())
+    worker
+        .plan
+        .should_stop_iterating(control.budget_elapsed(worker.nodes))
         || mate_proven
         || (moves.len() == 1 && depth >= 4)
 }

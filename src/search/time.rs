@@ -19,12 +19,21 @@ pub struct Control {
     /// Microseconds from `start` at which the clock started (ponderhit moves it).
     clock_start_micros: AtomicU64,
     finished: AtomicBool,
+    /// `nodestime`: nodes per millisecond of the virtual clock (0: real time).
+    nodes_per_ms: u64,
 }
 
 impl Control {
     /// Fresh flags for a search starting now.
     pub fn new(pondering: bool) -> Control {
+        Control::with_nodes_time(pondering, 0)
+    }
+
+    /// Fresh flags for a search whose thinking time is counted in nodes, `nodes_per_ms` to the
+    /// millisecond (0: real time).
+    pub fn with_nodes_time(pondering: bool, nodes_per_ms: u64) -> Control {
         Control {
+            nodes_per_ms,
             start: Instant::now(),
             stop: AtomicBool::new(false),
             stop_helpers: AtomicBool::new(false),
@@ -43,6 +52,16 @@ impl Control {
     pub fn clock_elapsed(&self) -> Duration {
         let offset = Duration::from_micros(self.clock_start_micros.load(Ordering::Relaxed));
         self.start.elapsed().saturating_sub(offset)
+    }
+
+    /// Time spent on the move's clock by a thread that has searched `nodes`: the real
+    /// [`Control::clock_elapsed`], or with `nodestime` the nodes in milliseconds (counted from
+    /// `go`, pondering included, as Stockfish counts them).
+    pub fn budget_elapsed(&self, nodes: u64) -> Duration {
+        match self.nodes_per_ms {
+            0 => self.clock_elapsed(),
+            per_ms => Duration::from_micros(nodes.saturating_mul(1000) / per_ms),
+        }
     }
 
     /// Asks every search thread to stop.

@@ -171,7 +171,9 @@ impl<'a> Worker<'a> {
         };
         if stopped
             || (!self.control.is_pondering()
-                && self.plan.is_out_of_time(self.control.clock_elapsed()))
+                && self
+                    .plan
+                    .is_out_of_time(self.control.budget_elapsed(self.nodes)))
         {
             self.aborted = true;
         }
