@@ -89,11 +89,13 @@ fn encode_header(header: &LayerHeader, payload_crc: u32) -> [u8; HEADER_LEN] {
     out
 }
 
-fn u64_at(bytes: &[u8], at: usize) -> u64 {
+/// The little-endian `u64` at byte `at` (the caller checked the length).
+pub(crate) fn u64_at(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
 }
 
-fn u32_at(bytes: &[u8], at: usize) -> u32 {
+/// The little-endian `u32` at byte `at` (the caller checked the length).
+pub(crate) fn u32_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
 }
 
@@ -107,19 +109,29 @@ pub fn write_layer(
     goats: &[u8],
     tigers: &[u8],
 ) -> Result<(), TablebaseError> {
-    let io = |source| TablebaseError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
     let mut payload_crc = crc32fast::Hasher::new();
     payload_crc.update(goats);
     payload_crc.update(tigers);
     let encoded = encode_header(header, payload_crc.finalize());
-    let temporary = path.with_extension("bctb.tmp");
+    write_atomic(path, &[&encoded, goats, tigers])
+}
+
+/// Writes `parts` one after the other to a temporary file beside `path`, syncs it and renames
+/// it over `path`, so a reader (or a map of the old file) never sees a half-written file.
+///
+/// # Errors
+/// [`TablebaseError::Io`] when writing fails.
+pub(crate) fn write_atomic(path: &Path, parts: &[&[u8]]) -> Result<(), TablebaseError> {
+    let io = |source| TablebaseError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let temporary = path.with_extension(format!("{extension}.tmp"));
     let mut file = fs::File::create(&temporary).map_err(io)?;
-    file.write_all(&encoded).map_err(io)?;
-    file.write_all(goats).map_err(io)?;
-    file.write_all(tigers).map_err(io)?;
+    for part in parts {
+        file.write_all(part).map_err(io)?;
+    }
     file.sync_all().map_err(io)?;
     drop(file);
     fs::rename(&temporary, path).map_err(io)
@@ -142,7 +154,9 @@ pub fn read_to_resume(path: &Path) -> Result<Option<(LayerHeader, Vec<u8>)>, Tab
     }
 }
 
-fn open_error(path: &Path, source: std::io::Error) -> TablebaseError {
+/// A failure to open or read `path`: [`TablebaseError::NotFound`] when it is absent, else
+/// [`TablebaseError::Io`].
+pub(crate) fn open_error(path: &Path, source: std::io::Error) -> TablebaseError {
     if source.kind() == std::io::ErrorKind::NotFound {
         TablebaseError::NotFound {
             path: path.to_path_buf(),

@@ -21,10 +21,9 @@
 //! history), else [`ForbidValue::code`](super::ForbidValue::code), four to a byte, lowest bits
 //! first.
 
-use crate::tablebase::file::crc32;
+use crate::tablebase::file::{crc32, open_error, u32_at, u64_at, write_atomic};
 use crate::tablebase::{Corruption, TableRules, TablebaseError};
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// File magic.
@@ -103,14 +102,6 @@ fn encode_header(header: &ForbidHeader, payload_crc: u32) -> [u8; HEADER_LEN] {
     out
 }
 
-fn u64_at(bytes: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
-}
-
-fn u32_at(bytes: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
-}
-
 /// Writes a forbid file atomically (a temporary file renamed into place); `codes` holds one
 /// code per class, goats to move first.
 ///
@@ -121,19 +112,9 @@ pub fn write_forbid(
     header: &ForbidHeader,
     codes: &[u8],
 ) -> Result<(), TablebaseError> {
-    let io = |source| TablebaseError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
     let payload = pack(codes, header.positions as usize);
     let encoded = encode_header(header, crc32(&payload));
-    let temporary = path.with_extension("bcfb.tmp");
-    let mut file = fs::File::create(&temporary).map_err(io)?;
-    file.write_all(&encoded).map_err(io)?;
-    file.write_all(&payload).map_err(io)?;
-    file.sync_all().map_err(io)?;
-    drop(file);
-    fs::rename(&temporary, path).map_err(io)
+    write_atomic(path, &[&encoded, &payload])
 }
 
 /// Reads a forbid file: its header and one code per class (goats to move first). The file must
@@ -149,18 +130,7 @@ pub fn read_forbid(
     captured: u8,
     positions: u64,
 ) -> Result<(ForbidHeader, Vec<u8>), TablebaseError> {
-    let bytes = fs::read(path).map_err(|source| {
-        if source.kind() == std::io::ErrorKind::NotFound {
-            TablebaseError::NotFound {
-                path: path.to_path_buf(),
-            }
-        } else {
-            TablebaseError::Io {
-                path: path.to_path_buf(),
-                source,
-            }
-        }
-    })?;
+    let bytes = fs::read(path).map_err(|source| open_error(path, source))?;
     let corrupt = |reason| TablebaseError::Corrupt {
         path: path.to_path_buf(),
         reason,
