@@ -40,7 +40,6 @@ impl ValueView {
         let text = match (winner, value.plies_to_end) {
             (None, _) => "draw".to_string(),
             (Some(side), None) => format!("{side} win"),
-            (Some(side), Some(1)) => format!("{side} win in 1 ply"),
             (Some(side), Some(plies)) => format!("{side} win in {plies} plies"),
         };
         ValueView {
