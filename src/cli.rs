@@ -1,10 +1,13 @@
 //! Command-line pieces shared by the binaries.
 
 use crate::rules::{Repetition, Rules};
-use clap::Args;
+use clap::{Args, FromArgMatches};
+use serde::{Deserialize, Serialize};
 
-/// Rule-variant flags: `--forced-capture`, `--captures-to-win N`, `--repetition forbid|draw`.
-#[derive(Args, Clone, Debug)]
+/// Rule-variant flags: `--forced-capture`, `--captures-to-win N`, `--repetition forbid|draw`
+/// (also read from and written to the referee's `-config` file, with the same names).
+#[derive(Args, Clone, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct RulesArgs {
     /// Tigers must capture when they can.
     #[arg(long)]
@@ -16,6 +19,23 @@ pub struct RulesArgs {
     /// illegal once all goats are placed) or draw (a state occurring twice draws).
     #[arg(long, default_value_t = Repetition::Forbid)]
     pub repetition: Repetition,
+}
+
+impl Default for RulesArgs {
+    /// The flags' defaults.
+    fn default() -> RulesArgs {
+        clap_defaults()
+    }
+}
+
+/// The settings of a group of options when none is given: clap's defaults, so that each
+/// default is stated once, on its option.
+pub fn clap_defaults<T: Args + FromArgMatches>() -> T {
+    let command = T::augment_args(clap::Command::new("defaults"));
+    let matches = command
+        .try_get_matches_from(["defaults"])
+        .expect("options without required arguments parse from nothing");
+    T::from_arg_matches(&matches).expect("defaults fit their options")
 }
 
 impl RulesArgs {

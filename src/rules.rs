@@ -4,7 +4,10 @@ use std::fmt;
 use std::str::FromStr;
 
 /// What happens when a position comes back.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+#[derive(
+    Copy, Clone, PartialEq, Eq, Hash, Debug, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Repetition {
     /// Once all goats are placed, a move that recreates a game state (board, side to move, goats
     /// in hand and captured) that already occurred in the game is illegal.

@@ -6,9 +6,11 @@
 use super::check::CheckDialect;
 #[cfg(test)]
 use super::groups::parse_sprt;
-use super::schedule::{Shard, Tournament};
+pub use super::match_args::MatchArgs;
+#[cfg(test)]
 use super::tb_adjudication::TbResults;
 use crate::cli::RulesArgs;
+use clap::parser::ValueSource;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -103,114 +105,6 @@ pub struct CheckArgs {
     pub at_once: u64,
 }
 
-/// Options of a match.
-#[derive(Args, Debug, Clone)]
-pub struct MatchArgs {
-    /// An engine: cmd=PATH [name=NAME] [arg=ARG]... [dir=DIR] [option.NAME=VALUE]... [tc=[MOVES/]SECONDS[+INC]]
-    /// [st=SECONDS] [depth=N] [nodes=N] [timemargin=MS] (repeat for each engine; none: the built-in
-    /// demonstration match of the `baghchal` binary next to the referee against itself).
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
-    pub engine: Vec<String>,
-    /// The `--engine` groups, one per engine (filled by [`parse_cli`]).
-    #[arg(skip)]
-    pub engines: Vec<Vec<String>>,
-    /// Settings applied to every engine (same keys as --engine; an engine's own settings win).
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    pub each: Vec<String>,
-    /// Who plays whom.
-    #[arg(long, value_enum, default_value_t = Tournament::RoundRobin)]
-    pub tournament: Tournament,
-    /// Rounds.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
-    pub rounds: u32,
-    /// Games per encounter and round; consecutive games of an encounter form pairs that share an
-    /// opening with sides swapped.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
-    pub games: u32,
-    /// Accepted for cutechess habit: game pairs (each opening twice, sides swapped) are always on.
-    #[arg(long, hide = true)]
-    pub repeat: bool,
-    /// Games played at once (results do not depend on it).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub concurrency: u32,
-    /// Openings: file=PATH [order=sequential|random] [start=N] (a bare PATH works too).
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    pub openings: Vec<String>,
-    /// Seed for opening order (printed on every run; default: from the clock).
-    #[arg(long, alias = "srand")]
-    pub seed: Option<u64>,
-    /// SPRT: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] (normalized Elo); stops when decided.
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    pub sprt: Vec<String>,
-    /// Write the PGN-like game records here (appended); `file=FILE` works too.
-    #[arg(long, value_name = "FILE")]
-    pub pgnout: Option<String>,
-    /// Write one JSON line per game here (appended).
-    #[arg(long, value_name = "FILE")]
-    pub jsonout: Option<String>,
-    /// Skip the games already in the record files (--jsonout, else --pgnout) and go on.
-    #[arg(long)]
-    pub resume: bool,
-    /// Play only shard I of N (game pairs whose number is I modulo N), e.g. 2/8.
-    #[arg(long, value_name = "I/N")]
-    pub shard: Option<Shard>,
-    /// Restart engines left unusable (crashed, disconnected, stalled, failed handshake) and go
-    /// on; without it the run stops after such a game. Time forfeits and illegal moves never
-    /// stop the run.
-    #[arg(long)]
-    pub recover: bool,
-    /// Draw a game after this many plies (0: never).
-    #[arg(long, default_value_t = 400)]
-    pub maxplies: u32,
-    /// Draw a game after this many full moves (a goat's and a tiger's move; fastchess's
-    /// -maxmoves): the same as --maxplies 2N, which it replaces.
-    #[arg(long, value_name = "N", conflicts_with = "maxplies")]
-    pub maxmoves: Option<u32>,
-    /// Milliseconds each worker waits after a game before its next one (cutechess's -wait).
-    #[arg(long, default_value_t = 0, value_name = "MS")]
-    pub wait: u64,
-    /// Draw adjudication: movenumber=PLY movecount=N score=CG.
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    pub draw: Vec<String>,
-    /// Resign adjudication: movecount=N score=CG [twosided=true].
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    pub resign: Vec<String>,
-    /// Tablebase adjudication: the directory of tables made for the match rules (`baghchal tb
-    /// gen`, with `--placement` for the placement phase too). A game that reaches a position
-    /// they cover ends with their value.
-    #[arg(long, value_name = "DIR")]
-    pub tb: Option<PathBuf>,
-    /// Which table values end games: both, win-loss or draw (default: both under --repetition
-    /// draw; win-loss under forbid, where a table draw is only guidance).
-    #[arg(
-        long,
-        value_enum,
-        ignore_case = true,
-        requires = "tb",
-        value_name = "RESULTS"
-    )]
-    pub tbadjudicate: Option<TbResults>,
-    /// Print the score block every N games.
-    #[arg(long, default_value_t = 10)]
-    pub ratinginterval: u64,
-    /// Event tag of the records.
-    #[arg(long, default_value = "referee match")]
-    pub event: String,
-    /// Site tag of the records.
-    #[arg(long, default_value = "?")]
-    pub site: String,
-    /// Time allowed for uciok, for readyok (also before every move) and for bestmove after stop
-    /// once an engine has overrun its time, ms.
-    #[arg(long, default_value_t = 10_000)]
-    pub handshake_timeout: u64,
-    /// Time allowed for bestmove when an engine has no time limit (depth or nodes only), ms.
-    #[arg(long, default_value_t = 60_000)]
-    pub stall_timeout: u64,
-    /// Rule variant for the whole match (sent to every engine and enforced).
-    #[command(flatten)]
-    pub rules: RulesArgs,
-}
-
 /// Options of `referee openings`.
 #[derive(Args, Debug, Clone)]
 pub struct OpeningsArgs {
@@ -281,6 +175,11 @@ pub fn parse_cli(args: Vec<String>) -> Result<Cli, clap::Error> {
         if let Some(groups) = matches.get_occurrences::<String>("engine") {
             cli.play.engines = groups.map(|group| group.cloned().collect()).collect();
         }
+        cli.play.given = matches
+            .ids()
+            .filter(|id| matches.value_source(id.as_str()) == Some(ValueSource::CommandLine))
+            .map(|id| id.as_str().to_string())
+            .collect();
     }
     Ok(cli)
 }

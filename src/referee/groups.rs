@@ -109,18 +109,23 @@ pub fn parse_resign(tokens: &[String]) -> Result<Option<ResignRule>, String> {
     Ok(Some(rule))
 }
 
-/// The openings settings: file, order, 0-based start.
+/// The openings settings: file, format, plies, order, 0-based start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningsSource {
     /// File path, if any.
     pub file: Option<String>,
+    /// Its format (None: from the extension).
+    pub format: Option<super::books::BookFormat>,
+    /// Plies kept of each opening (None: all).
+    pub plies: Option<usize>,
     /// Order.
     pub order: super::openings::Order,
     /// Start offset, 0-based.
     pub start: usize,
 }
 
-/// Reads `--openings file=PATH order=sequential|random start=N` (start is 1-based as in cutechess).
+/// Reads `--openings file=PATH format=epd|pgn|json plies=N order=sequential|random start=N`
+/// (start is 1-based as in cutechess).
 ///
 /// # Errors
 /// A message quoting the bad token.
@@ -128,6 +133,8 @@ pub fn parse_openings_source(tokens: &[String]) -> Result<OpeningsSource, String
     use super::openings::Order;
     let mut source = OpeningsSource {
         file: None,
+        format: None,
+        plies: None,
         order: Order::Sequential,
         start: 0,
     };
@@ -139,7 +146,7 @@ pub fn parse_openings_source(tokens: &[String]) -> Result<OpeningsSource, String
         for (key, value) in key_values(
             std::slice::from_ref(token),
             "openings",
-            &["file", "order", "start", "format"],
+            &["file", "format", "plies", "order", "start"],
         )? {
             match key {
                 "file" => source.file = Some(value.to_string()),
@@ -154,7 +161,8 @@ pub fn parse_openings_source(tokens: &[String]) -> Result<OpeningsSource, String
                         }
                     }
                 }
-                "format" => {}
+                "format" => source.format = Some(super::books::BookFormat::parse(value)?),
+                "plies" => source.plies = Some(number("openings", key, value)?),
                 _ => {
                     let start: usize = number("openings", key, value)?;
                     source.start = start.saturating_sub(1);
@@ -193,6 +201,15 @@ mod tests {
         assert!(resign.two_sided);
         let source = parse_openings_source(&args("file=x.txt order=random start=3")).unwrap();
         assert_eq!((source.file.as_deref(), source.start), (Some("x.txt"), 2));
+        assert_eq!((source.format, source.plies), (None, None));
+        let source = parse_openings_source(&args("g.txt format=pgn plies=8")).unwrap();
+        assert_eq!(
+            (source.format, source.plies),
+            (Some(super::super::books::BookFormat::Pgn), Some(8))
+        );
+        assert!(parse_openings_source(&args("plies=x"))
+            .unwrap_err()
+            .contains("\"x\""));
         assert!(parse_openings_source(&args("order=shuffled"))
             .unwrap_err()
             .contains("\"shuffled\""));

@@ -2,13 +2,17 @@
 //! adjudication, statistics (Elo estimates and SPRT) and game records.
 
 pub mod adjudication;
+pub mod books;
 pub mod check;
 pub mod cli;
+pub mod config;
 pub mod console;
 pub mod engine_process;
 pub mod game;
 pub mod generate;
 pub mod groups;
+pub mod knockout;
+pub mod match_args;
 pub mod merge;
 pub mod openings;
 pub mod outcome;

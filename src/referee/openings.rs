@@ -38,8 +38,9 @@ impl Opening {
     /// A message naming the illegal move, or saying the game is already over.
     pub fn game(&self, rules: Rules) -> Result<Game, String> {
         let mut game = Game::new(self.start, rules);
-        for &mv in &self.moves {
-            game.play(mv).map_err(|e| e.to_string())?;
+        for (index, &mv) in self.moves.iter().enumerate() {
+            game.play(mv)
+                .map_err(|e| format!("ply {} \"{mv}\": {e}", index + 1))?;
         }
         match game.outcome() {
             Some(outcome) => Err(format!("the game is already over ({outcome})")),
@@ -67,11 +68,21 @@ impl fmt::Display for Opening {
     }
 }
 
-/// Reads one opening line (see the module docs).
+/// Reads one opening line (see the module docs) and checks it under `rules`.
 ///
 /// # Errors
 /// A message quoting the bad token.
 pub fn parse_opening(line: &str, rules: Rules) -> Result<Opening, String> {
+    let opening = read_opening_line(line)?;
+    opening.game(rules)?;
+    Ok(opening)
+}
+
+/// Reads one opening line without playing its moves.
+///
+/// # Errors
+/// A message quoting the bad token.
+pub fn read_opening_line(line: &str) -> Result<Opening, String> {
     let line = line.trim();
     let (head, moves_text) = match line.find("moves") {
         Some(index) => (line[..index].trim(), Some(&line[index + "moves".len()..])),
@@ -86,9 +97,7 @@ pub fn parse_opening(line: &str, rules: Rules) -> Result<Opening, String> {
         .split_whitespace()
         .map(|token| token.parse::<Move>().map_err(|e| format!("{e}")))
         .collect::<Result<Vec<Move>, String>>()?;
-    let opening = Opening { start, moves };
-    opening.game(rules)?;
-    Ok(opening)
+    Ok(Opening { start, moves })
 }
 
 /// Reads an openings file's text.

@@ -2,21 +2,26 @@
 //! runs the match and prints cutechess-style results.
 
 use super::adjudication::Adjudication;
+use super::books::read_book;
 use super::cli::MatchArgs;
+use super::config::{effective_args, Autosave, RunState};
 use super::console::Console;
 use super::engine_process::Timeouts;
 use super::groups::{parse_draw, parse_openings_source, parse_resign, parse_sprt};
-use super::openings::{builtin_openings, read_openings, Opening, Order};
+use super::knockout::{bracket, bracket_lines};
+use super::openings::{builtin_openings, Opening, Order};
+use super::outcome::GameResult;
 use super::record::{json, pgn, GameRecord};
 use super::report::{finished_line, ranking_lines, score_lines, Standings};
-use super::resume::{drop_partial_tail, resumed_games};
+use super::resume::{check_resumed, drop_partial_tail, read_previous};
 use super::runner::{run_match, MatchConfig, RunEnd, Sink};
-use super::schedule::{schedule, ScheduleConfig, ScheduledGame};
+use super::schedule::{schedule, ScheduleConfig, ScheduledGame, Tournament};
 use super::shard_end::{self, End, ShardEnd};
 use super::spec::{parse_engines, EngineSpec};
 use super::stats::Sprt;
 use super::tb_adjudication::{TbAdjudicator, TbResults};
 use super::timing::{engine_timing, timing_lines};
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -98,6 +103,8 @@ struct Output {
     io_error: Option<String>,
     /// Games counted when each encounter's score block was last printed.
     printed_at: Vec<u64>,
+    /// The `-config` file, rewritten after every game.
+    autosave: Option<Autosave>,
 }
 
 impl Output {
@@ -115,6 +122,21 @@ impl Output {
             games as f64 - points
         );
         self.console.progress(&text);
+    }
+
+    /// Rewrites the `-config` file with the run's state (a failure is only a warning: the
+    /// games themselves are in the records).
+    fn save_state(&self, status: &str) {
+        if let Some(autosave) = &self.autosave {
+            let state = RunState {
+                games_in_schedule: self.total_games,
+                games_recorded: self.records.len() as u64,
+                status: status.to_string(),
+            };
+            if let Err(error) = autosave.write(&state) {
+                log::warn!("{error}");
+            }
+        }
     }
 
     fn print_scores(&mut self, index: usize) {
@@ -153,6 +175,7 @@ impl Sink for Output {
         self.printed_at
             .resize(self.standings.tallies.len(), u64::MAX);
         self.records.push(record.clone());
+        self.save_state("running");
         self.progress(index);
         let tally = &self.standings.tallies[index];
         let games = tally.total.wins + tally.total.losses + tally.total.draws;
@@ -212,12 +235,17 @@ struct Counts {
 /// # Errors
 /// A message for anything wrong with the command line, files or engines before the match starts.
 pub fn play(args: &MatchArgs, stop: &AtomicBool, console: Console) -> Result<Finish, String> {
+    let (args, autosave) = effective_args(args, clock_seed)?;
+    let args = &args;
+    if let Some(autosave) = &autosave {
+        log::info!("settings from and saved to \"{}\"", autosave.path());
+    }
     let (Some(shard), Some(records)) = (args.shard, &args.jsonout) else {
-        return play_match(args, stop, console, &mut Counts::default());
+        return play_match(args, stop, console, &mut Counts::default(), autosave);
     };
     shard_end::clear(records)?;
     let mut counts = Counts::default();
-    let result = play_match(args, stop, console, &mut counts);
+    let result = play_match(args, stop, console, &mut counts, autosave);
     let (end, message) = match &result {
         Ok(Finish::Done) => (End::Complete, None),
         Ok(Finish::Fault(message)) => (End::Fault, Some(message.clone())),
@@ -239,11 +267,43 @@ pub fn play(args: &MatchArgs, stop: &AtomicBool, console: Console) -> Result<Fin
     }
 }
 
+/// A seed from the clock, for a run without `-seed`.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Checks the tournament options against each other and the number of engines.
+fn check_tournament(args: &MatchArgs, engines: usize, sprt: bool) -> Result<(), String> {
+    match args.tournament {
+        Tournament::Gauntlet if args.seeds as usize >= engines => Err(format!(
+            "--seeds {} leaves no engine for the seeds to play: a gauntlet of {engines} engines has at most {} seeds",
+            args.seeds,
+            engines - 1
+        )),
+        Tournament::Gauntlet => Ok(()),
+        _ if args.seeds != 1 => {
+            Err("--seeds is for --tournament gauntlet (a knockout seeds the engines in the order given)".into())
+        }
+        Tournament::Knockout if args.rounds != 1 => Err(
+            "--tournament knockout plays each match once: use --games for more games per match, not --rounds"
+                .into(),
+        ),
+        Tournament::Knockout if args.shard.is_some() || sprt => Err(
+            "--tournament knockout cannot be sharded or stopped by an SPRT (its next games depend on results)"
+                .into(),
+        ),
+        _ => Ok(()),
+    }
+}
+
 fn play_match(
     args: &MatchArgs,
     stop: &AtomicBool,
     mut console: Console,
     counts: &mut Counts,
+    autosave: Option<Autosave>,
 ) -> Result<Finish, String> {
     let rules = args.rules.rules();
     let demo = args.engines.is_empty();
@@ -273,6 +333,7 @@ fn play_match(
     if sprt.is_some() && specs.len() != 2 {
         return Err("--sprt needs exactly two engines".into());
     }
+    check_tournament(args, specs.len(), sprt.is_some())?;
     if sprt.is_some() && args.shard.is_some() {
         return Err(
             "--sprt with --shard would stop one shard on its own games: give --sprt to `referee merge --watch` over all the shards instead (docs/cluster.md)"
@@ -288,7 +349,7 @@ fn play_match(
     };
     let source = parse_openings_source(&args.openings)?;
     let openings: Vec<Opening> = match &source.file {
-        Some(path) => read_openings(path, rules)?,
+        Some(path) => read_book(path, source.format, source.plies, rules)?,
         None if demo => builtin_openings(rules),
         None => vec![Opening::startpos()],
     };
@@ -302,16 +363,16 @@ fn play_match(
         .pgnout
         .as_ref()
         .map(|p| p.strip_prefix("file=").unwrap_or(p).to_string());
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
-    let full = schedule(&ScheduleConfig {
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let schedule_config = ScheduleConfig {
         engines: specs.len(),
         tournament: args.tournament,
         rounds: if demo { 8 } else { args.rounds },
         games: args.games,
+        repeat: args.repeat,
+        noswap: args.noswap,
+        reverse: args.reverse,
+        seeds: args.seeds as usize,
         order: if demo {
             Order::Sequential
         } else {
@@ -320,23 +381,32 @@ fn play_match(
         start: source.start,
         openings: openings.len(),
         seed,
-    });
-    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
-    let mut games: Vec<ScheduledGame> = full
-        .iter()
-        .filter(|g| args.shard.is_none_or(|shard| shard.contains(g.pair)))
-        .copied()
-        .collect();
+    };
+    let knockout = args.tournament == Tournament::Knockout;
     let previous = if args.resume {
         for (path, terminator) in [(&args.jsonout, "\n"), (&pgn_path, "\n\n")] {
             if let Some(path) = path {
                 drop_partial_tail(path, terminator)?;
             }
         }
-        resumed_games(args, &pgn_path, &full, &names, &openings)?
+        read_previous(args, &pgn_path)?
     } else {
         Vec::new()
     };
+    let full = if knockout {
+        bracket(&schedule_config, &results_of(&previous)).games
+    } else {
+        schedule(&schedule_config)
+    };
+    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    let mut games: Vec<ScheduledGame> = full
+        .iter()
+        .filter(|g| args.shard.is_none_or(|shard| shard.contains(g.pair)))
+        .copied()
+        .collect();
+    if args.resume {
+        check_resumed(&previous, args, &pgn_path, &full, &names, &openings)?;
+    }
     counts.match_games = full.len() as u64;
     counts.scheduled = games.len() as u64;
     counts.recorded = previous.len() as u64;
@@ -392,9 +462,11 @@ fn play_match(
         fault: None,
         io_error: None,
         printed_at: Vec::new(),
+        autosave,
     };
     output.printed_at = vec![u64::MAX; output.standings.tallies.len()];
-    let config = MatchConfig {
+    output.save_state("starting");
+    let mut config = MatchConfig {
         specs,
         openings,
         games,
@@ -411,7 +483,17 @@ fn play_match(
         event: args.event.clone(),
         site: args.site.clone(),
     };
-    let end = run_match(&config, &mut output, stop);
+    let end = if knockout {
+        run_knockout(&mut config, &schedule_config, &mut output, stop)
+    } else {
+        run_match(&config, &mut output, stop)
+    };
+    output.save_state(match (&end, &output.fault, &output.io_error) {
+        (_, _, Some(_)) => "error",
+        (_, Some(_), _) => "stopped",
+        (RunEnd::Interrupted, ..) => "interrupted",
+        _ => "complete",
+    });
     counts.recorded = output.records.len() as u64;
     output.console.end_progress();
     for index in 0..output.standings.tallies.len() {
@@ -423,6 +505,12 @@ fn play_match(
     }
     if output.standings.tallies.len() > 1 {
         for line in ranking_lines(&output.records) {
+            output.console.line(&line);
+        }
+    }
+    if knockout {
+        let games = bracket(&schedule_config, &results_of(&output.records));
+        for line in bracket_lines(&games, &output.names) {
             output.console.line(&line);
         }
     }
@@ -446,4 +534,35 @@ fn play_match(
         (RunEnd::Interrupted, None) => Finish::Interrupted,
         _ => Finish::Done,
     })
+}
+
+/// Each recorded game's result, by game number.
+fn results_of(records: &[GameRecord]) -> HashMap<u64, GameResult> {
+    records.iter().map(|r| (r.number, r.result)).collect()
+}
+
+/// Plays a knockout: the games the results so far call for, again and again until the bracket
+/// is decided (or the run stops).
+fn run_knockout(
+    config: &mut MatchConfig,
+    schedule: &ScheduleConfig,
+    output: &mut Output,
+    stop: &AtomicBool,
+) -> RunEnd {
+    loop {
+        let results = results_of(&output.records);
+        let known = bracket(schedule, &results).games;
+        output.total_games = known.len() as u64;
+        config.games = known
+            .into_iter()
+            .filter(|g| !results.contains_key(&g.number))
+            .collect();
+        if config.games.is_empty() {
+            return RunEnd::Completed;
+        }
+        let end = run_match(config, output, stop);
+        if end != RunEnd::Completed || output.fault.is_some() || output.io_error.is_some() {
+            return end;
+        }
+    }
 }

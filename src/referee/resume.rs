@@ -33,16 +33,14 @@ pub fn drop_partial_tail(path: &str, terminator: &str) -> Result<(), String> {
         .map_err(|e| format!("cannot repair \"{path}\": {e}"))
 }
 
-/// Games already recorded (for `--resume`), checked against the schedule.
+/// Games already recorded (for `--resume`): the records in `--jsonout`, else `--pgnout`
+/// (none if the file does not exist yet).
 ///
 /// # Errors
-/// No record file named, an unreadable file, or a game that is not part of this schedule.
-pub fn resumed_games(
+/// No record file named, or an unreadable file.
+pub fn read_previous(
     args: &MatchArgs,
     pgn_path: &Option<String>,
-    games: &[ScheduledGame],
-    names: &[String],
-    openings: &[Opening],
 ) -> Result<Vec<GameRecord>, String> {
     let Some(path) = args.jsonout.as_ref().or(pgn_path.as_ref()) else {
         return Err(
@@ -53,8 +51,28 @@ pub fn resumed_games(
     if !Path::new(path).exists() {
         return Ok(Vec::new());
     }
-    let records = read_records(path)?;
-    for record in &records {
+    read_records(path)
+}
+
+/// Checks the games already recorded against the schedule: each must be the game of its
+/// number (same engines, sides, start and opening moves).
+///
+/// # Errors
+/// A game that is not part of this schedule, naming the records file.
+pub fn check_resumed(
+    records: &[GameRecord],
+    args: &MatchArgs,
+    pgn_path: &Option<String>,
+    games: &[ScheduledGame],
+    names: &[String],
+    openings: &[Opening],
+) -> Result<(), String> {
+    let path = args
+        .jsonout
+        .as_ref()
+        .or(pgn_path.as_ref())
+        .map_or("", String::as_str);
+    for record in records {
         let expected = usize::try_from(record.number)
             .ok()
             .and_then(|n| n.checked_sub(1))
@@ -79,5 +97,5 @@ pub fn resumed_games(
             ));
         }
     }
-    Ok(records)
+    Ok(())
 }

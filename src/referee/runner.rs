@@ -138,6 +138,14 @@ fn play_one(
             engine.kill();
         }
     }
+    // restart=on: a fresh process for the engine's next game.
+    for index in [scheduled.goat, scheduled.tiger] {
+        if config.specs[index].restart {
+            if let Some(engine) = engines[index].take() {
+                engine.shutdown(config.timeouts.grace);
+            }
+        }
+    }
     end
 }
 

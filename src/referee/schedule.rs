@@ -3,17 +3,21 @@
 //! resumed run agrees on it.
 
 use super::openings::{opening_sequence, Order};
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
 /// Who plays whom.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Tournament {
     /// Every engine against every other.
     RoundRobin,
-    /// The first engine against each of the others.
+    /// The seeds (`-seeds N`, the first N engines) against each of the others.
     Gauntlet,
+    /// Single elimination (see [`super::knockout`]).
+    Knockout,
 }
 
 /// One game of the schedule.
@@ -21,9 +25,10 @@ pub enum Tournament {
 pub struct ScheduledGame {
     /// Game number, 1-based.
     pub number: u64,
-    /// Game pair number, 1-based: both games of a pair use the same opening with sides swapped.
+    /// Game pair number, 1-based: two consecutive games of an encounter (sides swapped unless
+    /// `-noswap`), the unit of the pentanomial statistics and of shards.
     pub pair: u64,
-    /// Round, 1-based.
+    /// Round, 1-based (a knockout: the bracket round).
     pub round: u32,
     /// Engine index playing goats.
     pub goat: usize,
@@ -38,12 +43,20 @@ pub struct ScheduledGame {
 pub struct ScheduleConfig {
     /// Number of engines (at least 2).
     pub engines: usize,
-    /// Round robin or gauntlet.
+    /// Round robin, gauntlet or knockout.
     pub tournament: Tournament,
     /// Rounds.
     pub rounds: u32,
-    /// Games per encounter and round (2 = one game pair).
+    /// Games per encounter and round.
     pub games: u32,
+    /// Consecutive games of an encounter on one opening (`-repeat`).
+    pub repeat: u32,
+    /// Sides not swapped between the games of an encounter (`-noswap`).
+    pub noswap: bool,
+    /// Each encounter starts with its second engine as goats (`-reverse`).
+    pub reverse: bool,
+    /// Gauntlet seeds (`-seeds`).
+    pub seeds: usize,
     /// Opening order.
     pub order: Order,
     /// Opening start offset, 0-based.
@@ -54,50 +67,98 @@ pub struct ScheduleConfig {
     pub seed: u64,
 }
 
-/// The encounters (pairs of engine indices) of a tournament, in schedule order.
-pub fn encounters(engines: usize, tournament: Tournament) -> Vec<(usize, usize)> {
+impl ScheduleConfig {
+    /// The opening of opening group `group` (0-based): a pure function of the order, start,
+    /// number of openings and seed.
+    pub fn opening_of_group(&self, group: u64) -> usize {
+        let count = usize::try_from(group).unwrap_or(usize::MAX - 1) + 1;
+        opening_sequence(
+            self.order,
+            self.start,
+            self.openings.max(1),
+            count,
+            self.seed,
+        )[count - 1]
+    }
+}
+
+/// The encounters (pairs of engine indices) of a round robin or gauntlet, in schedule order;
+/// none for a knockout, whose encounters depend on results ([`super::knockout`]).
+pub fn encounters(engines: usize, tournament: Tournament, seeds: usize) -> Vec<(usize, usize)> {
     match tournament {
         Tournament::RoundRobin => (0..engines)
             .flat_map(|a| (a + 1..engines).map(move |b| (a, b)))
             .collect(),
-        Tournament::Gauntlet => (1..engines).map(|b| (0, b)).collect(),
+        Tournament::Gauntlet => (0..seeds.min(engines))
+            .flat_map(|seed| (seeds..engines).map(move |b| (seed, b)))
+            .collect(),
+        Tournament::Knockout => Vec::new(),
     }
 }
 
-/// The whole schedule. Within an encounter, its games alternate colours, game 1, 3, ... with
-/// the encounter's first engine as goats; each two consecutive games form a pair sharing one
-/// opening.
+/// Numbers the games of encounters as they are scheduled: game pairs, opening groups and
+/// sides, shared by every tournament kind.
+#[derive(Debug, Default)]
+pub struct GameNumbering {
+    /// Games so far.
+    games: u64,
+    /// Game pairs so far.
+    pairs: u64,
+    /// Opening groups so far.
+    groups: u64,
+    /// Per encounter: games so far, its current pair and opening group.
+    encounters: HashMap<(usize, usize), (u64, u64, u64)>,
+}
+
+impl GameNumbering {
+    /// The next game of encounter `(a, b)`: consecutive games form pairs, `repeat` consecutive
+    /// games share an opening, and sides alternate from `a` as goats (`b` with `reverse`)
+    /// unless `noswap`.
+    pub fn next(
+        &mut self,
+        config: &ScheduleConfig,
+        round: u32,
+        a: usize,
+        b: usize,
+    ) -> ScheduledGame {
+        let (count, pair, group) = self.encounters.entry((a, b)).or_insert((0, 0, 0));
+        if *count % 2 == 0 {
+            self.pairs += 1;
+            *pair = self.pairs;
+        }
+        if *count % u64::from(config.repeat.max(1)) == 0 {
+            self.groups += 1;
+            *group = self.groups;
+        }
+        let (first, second) = if config.reverse { (b, a) } else { (a, b) };
+        let (goat, tiger) = if config.noswap || *count % 2 == 0 {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        *count += 1;
+        self.games += 1;
+        ScheduledGame {
+            number: self.games,
+            pair: *pair,
+            round,
+            goat,
+            tiger,
+            opening: config.opening_of_group(*group - 1),
+        }
+    }
+}
+
+/// The whole schedule of a round robin or gauntlet (a knockout's is built as results come in,
+/// by [`super::knockout`]). Each round plays every encounter's games in turn.
 pub fn schedule(config: &ScheduleConfig) -> Vec<ScheduledGame> {
-    let encounters = encounters(config.engines, config.tournament);
-    let total = encounters.len() as u64 * u64::from(config.rounds) * u64::from(config.games);
-    let sequence = opening_sequence(
-        config.order,
-        config.start,
-        config.openings.max(1),
-        usize::try_from(total).unwrap_or(usize::MAX),
-        config.seed,
-    );
-    let mut played: HashMap<usize, (u64, u64)> = HashMap::new();
+    let encounters = encounters(config.engines, config.tournament, config.seeds);
+    let mut numbering = GameNumbering::default();
     let mut games = Vec::new();
-    let mut pairs = 0u64;
     for round in 1..=config.rounds {
-        for (index, &(a, b)) in encounters.iter().enumerate() {
+        for &(a, b) in &encounters {
             for _ in 0..config.games {
-                let (count, pair) = played.entry(index).or_insert((0, 0));
-                if *count % 2 == 0 {
-                    pairs += 1;
-                    *pair = pairs;
-                }
-                let (goat, tiger) = if *count % 2 == 0 { (a, b) } else { (b, a) };
-                *count += 1;
-                games.push(ScheduledGame {
-                    number: games.len() as u64 + 1,
-                    pair: *pair,
-                    round,
-                    goat,
-                    tiger,
-                    opening: sequence[(*pair - 1) as usize],
-                });
+                games.push(numbering.next(config, round, a, b));
             }
         }
     }
@@ -106,7 +167,8 @@ pub fn schedule(config: &ScheduleConfig) -> Vec<ScheduledGame> {
 
 /// A part of the match: shard `index` of `count` (1-based) plays the game pairs whose number
 /// is `index` modulo `count`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub struct Shard {
     /// 1..=count.
     pub index: u64,
@@ -136,6 +198,20 @@ impl FromStr for Shard {
     }
 }
 
+impl TryFrom<String> for Shard {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Shard, String> {
+        text.parse()
+    }
+}
+
+impl From<Shard> for String {
+    fn from(shard: Shard) -> String {
+        shard.to_string()
+    }
+}
+
 impl fmt::Display for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
@@ -152,6 +228,10 @@ mod tests {
             tournament,
             rounds,
             games,
+            repeat: 2,
+            noswap: false,
+            reverse: false,
+            seeds: 1,
             order: Order::Sequential,
             start: 0,
             openings: 3,
@@ -184,16 +264,54 @@ mod tests {
 
     #[test]
     fn round_robin_and_gauntlet_encounters() {
-        assert_eq!(encounters(4, Tournament::RoundRobin).len(), 6);
+        assert_eq!(encounters(4, Tournament::RoundRobin, 1).len(), 6);
         assert_eq!(
-            encounters(4, Tournament::Gauntlet),
+            encounters(4, Tournament::Gauntlet, 1),
             vec![(0, 1), (0, 2), (0, 3)]
+        );
+        // Two seeds: each meets every non-seed; seeds do not meet, nor do non-seeds.
+        assert_eq!(
+            encounters(5, Tournament::Gauntlet, 2),
+            vec![(0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4)]
         );
         let games = schedule(&config(3, Tournament::RoundRobin, 1, 2));
         assert_eq!(games.len(), 6);
         assert_eq!(
             games.iter().map(|g| g.pair).collect::<Vec<_>>(),
             vec![1, 1, 2, 2, 3, 3]
+        );
+    }
+
+    #[test]
+    fn repeat_noswap_and_reverse() {
+        let sides = |config: &ScheduleConfig| -> Vec<(usize, usize)> {
+            schedule(config)
+                .iter()
+                .map(|g| (g.goat, g.opening))
+                .collect()
+        };
+        let mut three = config(2, Tournament::RoundRobin, 1, 6);
+        three.repeat = 3;
+        assert_eq!(
+            sides(&three),
+            vec![(0, 0), (1, 0), (0, 0), (1, 1), (0, 1), (1, 1)]
+        );
+        // Pairs stay two consecutive games whatever -repeat is.
+        assert_eq!(
+            schedule(&three).iter().map(|g| g.pair).collect::<Vec<_>>(),
+            vec![1, 1, 2, 2, 3, 3]
+        );
+        let mut one = config(2, Tournament::RoundRobin, 2, 2);
+        one.repeat = 1;
+        assert_eq!(sides(&one), vec![(0, 0), (1, 1), (0, 2), (1, 0)]);
+        one.noswap = true;
+        assert!(schedule(&one).iter().all(|g| (g.goat, g.tiger) == (0, 1)));
+        one.reverse = true;
+        assert!(schedule(&one).iter().all(|g| (g.goat, g.tiger) == (1, 0)));
+        one.noswap = false;
+        assert_eq!(
+            schedule(&one).iter().map(|g| g.goat).collect::<Vec<_>>(),
+            vec![1, 0, 1, 0]
         );
     }
 

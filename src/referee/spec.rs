@@ -18,6 +18,9 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// Thinking limits.
     pub limits: Limits,
+    /// A fresh process for every game (`restart=on`); off: one process for as long as it
+    /// stays usable.
+    pub restart: bool,
 }
 
 /// A bad engine spec token.
@@ -42,6 +45,7 @@ struct Settings {
     stderr: Option<String>,
     options: Vec<(String, String)>,
     limits: Limits,
+    restart: bool,
 }
 
 impl Settings {
@@ -60,6 +64,14 @@ impl Settings {
             "args" => self.args.extend(value.split_whitespace().map(str::to_string)),
             "dir" => self.dir = Some(value.to_string()),
             "stderr" => self.stderr = Some(value.to_string()),
+            // cutechess's auto (the engine decides) is off here: engines keep running.
+            "restart" => {
+                self.restart = match value {
+                    "on" => true,
+                    "off" | "auto" => false,
+                    _ => return Err(bad("restart mode (on or off)")),
+                }
+            }
             "proto" if value == "uci" => {}
             "proto" => return Err(bad("protocol (only uci is spoken)")),
             "tc" if value == "inf" => self.limits.clock = None,
@@ -83,7 +95,7 @@ impl Settings {
                 _ => {
                     return Err(SpecError(format!(
                         "unknown engine setting \"{key}\" in \"{token}\": expected cmd, name, arg, args, dir, stderr, proto, \
-                         option.NAME, tc, st, depth, nodes or timemargin"
+                         option.NAME, tc, st, depth, nodes, timemargin or restart"
                     )))
                 }
             },
@@ -171,6 +183,7 @@ fn parse_specs(
             },
             options: settings.options,
             limits: settings.limits,
+            restart: settings.restart,
         });
     }
     Ok(specs)
@@ -213,6 +226,17 @@ mod tests {
         assert_eq!(specs[0].command.stderr, None);
         assert_eq!(specs[1].limits.clock.unwrap().to_string(), "40/10+0.1");
         assert_eq!(specs[1].limits.margin, Duration::from_millis(50));
+        // restart: off by default, on from -each unless the engine says otherwise.
+        assert!(!specs[0].restart);
+        let restart = parse_engines(
+            &[
+                strings("cmd=./a depth=1"),
+                strings("cmd=./b depth=1 restart=off"),
+            ],
+            &strings("restart=on"),
+        )
+        .unwrap();
+        assert_eq!((restart[0].restart, restart[1].restart), (true, false));
     }
 
     #[test]
@@ -226,6 +250,7 @@ mod tests {
             ("cmd=./a", "no limit"),
             ("cmd=./a tc=1/x", "\"1/x\""),
             ("cmd=./a proto=xboard depth=1", "\"xboard\""),
+            ("cmd=./a depth=1 restart=yes", "\"yes\""),
         ] {
             let error = parse_engines(&[strings(spec)], &each).unwrap_err();
             assert!(error.0.contains(needle), "{spec}: {error}");

@@ -19,7 +19,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// Which table values end a game (fastchess's `-tbadjudicate WIN_LOSS|DRAW|BOTH`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum TbResults {
     /// Wins, losses and draws.
     Both,
