@@ -420,9 +420,10 @@ fn play_match(
         args.concurrency as usize
     };
     console.note(&format!(
-        "referee: seed {seed}; {} engines, {} games in the schedule, {} to play{}; concurrency {concurrency}; rules {rules}",
+        "referee: seed {seed}; {} engines, {} games in the schedule{}, {} to play{}; concurrency {concurrency}; rules {rules}",
         specs.len(),
         full.len(),
+        if knockout { " so far (knockout)" } else { "" },
         games.len(),
         args.shard.map_or(String::new(), |s| format!(" (shard {s})")),
     ));
