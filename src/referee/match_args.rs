@@ -20,7 +20,7 @@ pub struct MatchArgs {
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
     #[serde(skip)]
     pub engine: Vec<String>,
-    /// The `--engine` groups, one per engine (filled by [`parse_cli`]).
+    /// The `--engine` groups, one per engine (filled by [`super::cli::parse_cli`]; the engines in a config file).
     #[arg(skip)]
     pub engines: Vec<Vec<String>>,
     /// Settings applied to every engine (same keys as --engine; an engine's own settings win).
