@@ -1,7 +1,7 @@
 //! Black-box tests of `referee openings`, SPRT early stop and adjudication, with the mock
 //! engine.
 
-use baghchal::referee::openings::read_openings;
+use baghchal::referee::books::{read_book, BookFormat};
 use baghchal::referee::outcome::Termination;
 use baghchal::referee::record::read_records;
 use baghchal::Rules;
@@ -57,7 +57,7 @@ fn generated_openings_are_distinct_checked_and_reproducible() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let openings = read_openings(&out, Rules::default()).unwrap();
+    let openings = read_book(&out, Some(BookFormat::Epd), None, Rules::default()).unwrap();
     assert_eq!(openings.len(), 12);
     let mut finals: Vec<String> = openings
         .iter()

@@ -14,9 +14,10 @@ use std::path::PathBuf;
 #[derive(Args, Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct MatchArgs {
-    /// An engine: cmd=PATH [name=NAME] [arg=ARG]... [dir=DIR] [option.NAME=VALUE]... [tc=[MOVES/]SECONDS[+INC]]
-    /// [st=SECONDS] [depth=N] [nodes=N] [timemargin=MS] (repeat for each engine; none: the built-in
-    /// demonstration match of the `baghchal` binary next to the referee against itself).
+    /// An engine: cmd=PATH [name=NAME] [arg=ARG]... [dir=DIR] [option.NAME=VALUE]...
+    /// [tc=[MOVES/]SECONDS[+INC]] [st=SECONDS] [depth=N] [nodes=N] [timemargin=MS]
+    /// [restart=on|off] (repeat for each engine; none: the built-in demonstration match of the
+    /// `baghchal` binary next to the referee against itself).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
     #[serde(skip)]
     pub engine: Vec<String>,

@@ -6,7 +6,8 @@
 //! - `startpos [moves ...]`;
 //! - blank lines and lines starting with `#` are ignored.
 //!
-//! Every opening is checked against the match rules when the file is read.
+//! Every opening is checked against the match rules when the file is read ([`super::books`]
+//! reads the files, in this format or as game records).
 
 use crate::{Game, Move, Position, Rules};
 use rand::rngs::StdRng;
@@ -100,37 +101,6 @@ pub fn read_opening_line(line: &str) -> Result<Opening, String> {
     Ok(Opening { start, moves })
 }
 
-/// Reads an openings file's text.
-///
-/// # Errors
-/// `line N: ...` for the first bad line; an error if there is no opening at all.
-pub fn parse_openings(text: &str, rules: Rules) -> Result<Vec<Opening>, String> {
-    let mut openings = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        let opening = parse_opening(trimmed, rules)
-            .map_err(|e| format!("line {}: {e}: \"{trimmed}\"", index + 1))?;
-        openings.push(opening);
-    }
-    if openings.is_empty() {
-        return Err("no opening in the file".to_string());
-    }
-    Ok(openings)
-}
-
-/// Reads an openings file.
-///
-/// # Errors
-/// The file name and the reason.
-pub fn read_openings(path: &str, rules: Rules) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read openings file \"{path}\": {e}"))?;
-    parse_openings(&text, rules).map_err(|e| format!("openings file \"{path}\": {e}"))
-}
-
 /// In which order openings are used.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Order {
@@ -190,6 +160,7 @@ pub fn builtin_openings(rules: Rules) -> Vec<Opening> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::referee::books::{parse_book, BookFormat};
 
     #[test]
     fn builtin_openings_are_all_legal() {
@@ -205,7 +176,7 @@ mod tests {
     #[test]
     fn reads_all_line_forms_and_round_trips() {
         let text = "# comment\n\nmoves c3 a1b2\nstartpos\nT3T/5/2G2/5/T3T t 19 0 moves a1b2\nstartpos moves b3\n";
-        let openings = parse_openings(text, Rules::default()).unwrap();
+        let openings = parse_book(text, BookFormat::Epd, None, Rules::default()).unwrap();
         assert_eq!(openings.len(), 4);
         assert_eq!(openings[1], Opening::startpos());
         assert_eq!(openings[2].moves.len(), 1);
@@ -225,7 +196,7 @@ mod tests {
             ("X3T/5/5/5/T3T g 20 0\n", "line 1"),
             ("# only comments\n", "no opening"),
         ] {
-            let error = parse_openings(text, Rules::default()).unwrap_err();
+            let error = parse_book(text, BookFormat::Epd, None, Rules::default()).unwrap_err();
             assert!(error.contains(needle), "{text:?}: {error}");
         }
     }

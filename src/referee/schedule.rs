@@ -16,7 +16,8 @@ pub enum Tournament {
     RoundRobin,
     /// The seeds (`-seeds N`, the first N engines) against each of the others.
     Gauntlet,
-    /// Single elimination (see [`super::knockout`]).
+    /// Single elimination: a bracket seeded in the order given, byes for the top seeds, a tie
+    /// broken by up to 10 more games, then by seed.
     Knockout,
 }
 
