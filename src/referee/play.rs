@@ -15,7 +15,7 @@ use super::record::{json, pgn, GameRecord};
 use super::report::{finished_line, ranking_lines, score_lines, Standings};
 use super::resume::{check_resumed, drop_partial_tail, read_previous};
 use super::runner::{run_match, MatchConfig, RunEnd, Sink};
-use super::schedule::{schedule, ScheduleConfig, ScheduledGame, Tournament};
+use super::schedule::{check_tournament, schedule, ScheduleConfig, ScheduledGame, Tournament};
 use super::shard_end::{self, End, ShardEnd};
 use super::spec::{parse_engines, EngineSpec};
 use super::stats::Sprt;
@@ -274,30 +274,6 @@ fn clock_seed() -> u64 {
         .map_or(0, |d| d.as_nanos() as u64)
 }
 
-/// Checks the tournament options against each other and the number of engines.
-fn check_tournament(args: &MatchArgs, engines: usize, sprt: bool) -> Result<(), String> {
-    match args.tournament {
-        Tournament::Gauntlet if args.seeds as usize >= engines => Err(format!(
-            "--seeds {} leaves no engine for the seeds to play: a gauntlet of {engines} engines has at most {} seeds",
-            args.seeds,
-            engines - 1
-        )),
-        Tournament::Gauntlet => Ok(()),
-        _ if args.seeds != 1 => {
-            Err("--seeds is for --tournament gauntlet (a knockout seeds the engines in the order given)".into())
-        }
-        Tournament::Knockout if args.rounds != 1 => Err(
-            "--tournament knockout plays each match once: use --games for more games per match, not --rounds"
-                .into(),
-        ),
-        Tournament::Knockout if args.shard.is_some() || sprt => Err(
-            "--tournament knockout cannot be sharded or stopped by an SPRT (its next games depend on results)"
-                .into(),
-        ),
-        _ => Ok(()),
-    }
-}
-
 fn play_match(
     args: &MatchArgs,
     stop: &AtomicBool,
@@ -333,7 +309,13 @@ fn play_match(
     if sprt.is_some() && specs.len() != 2 {
         return Err("--sprt needs exactly two engines".into());
     }
-    check_tournament(args, specs.len(), sprt.is_some())?;
+    check_tournament(
+        args.tournament,
+        args.seeds,
+        args.rounds,
+        specs.len(),
+        args.shard.is_some() || sprt.is_some(),
+    )?;
     if sprt.is_some() && args.shard.is_some() {
         return Err(
             "--sprt with --shard would stop one shard on its own games: give --sprt to `referee merge --watch` over all the shards instead (docs/cluster.md)"

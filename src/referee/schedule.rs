@@ -166,6 +166,40 @@ pub fn schedule(config: &ScheduleConfig) -> Vec<ScheduledGame> {
     games
 }
 
+/// Checks the tournament options against each other and the number of engines; `split` is a
+/// run sharded or stopped by an SPRT, which a knockout cannot be.
+///
+/// # Errors
+/// A message naming the options that do not fit.
+pub fn check_tournament(
+    tournament: Tournament,
+    seeds: u32,
+    rounds: u32,
+    engines: usize,
+    split: bool,
+) -> Result<(), String> {
+    match tournament {
+        Tournament::Gauntlet if seeds as usize >= engines => Err(format!(
+            "--seeds {seeds} leaves no engine for the seeds to play: a gauntlet of {engines} engines has at most {} seeds",
+            engines - 1
+        )),
+        Tournament::Gauntlet => Ok(()),
+        _ if seeds != 1 => Err(
+            "--seeds is for --tournament gauntlet (a knockout seeds the engines in the order given)"
+                .into(),
+        ),
+        Tournament::Knockout if rounds != 1 => Err(
+            "--tournament knockout plays each match once: use --games for more games per match, not --rounds"
+                .into(),
+        ),
+        Tournament::Knockout if split => Err(
+            "--tournament knockout cannot be sharded or stopped by an SPRT (its next games depend on results)"
+                .into(),
+        ),
+        _ => Ok(()),
+    }
+}
+
 /// A part of the match: shard `index` of `count` (1-based) plays the game pairs whose number
 /// is `index` modulo `count`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
