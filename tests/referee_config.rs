@@ -212,4 +212,16 @@ fn bad_config_files_name_the_file_and_the_key_and_lose_nothing() {
     }
     let output = referee(&strings(&["-config", "file=x.json", "discard=true"]));
     assert!(text(&output.stderr).contains("\"discard\""));
+    // A file that cannot be written stops the run before its first game.
+    let unwritable = path(&dir, "no-such-dir/match.json");
+    let mut args = mocks(&["A", "B"]);
+    args.extend(strings(&["-config", &unwritable]));
+    let output = referee(&args);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        text(&output.stderr).contains("cannot write config file"),
+        "{}",
+        text(&output.stderr)
+    );
+    assert!(!text(&output.stdout).contains("Started game"));
 }

@@ -216,5 +216,10 @@ mod tests {
             &opening_sequence(Order::Random, 3, 4, 5, 7)[..],
             &random[3..8]
         );
+        // A longer sequence starts with the shorter one (the schedule grows it on demand).
+        assert_eq!(
+            opening_sequence(Order::Random, 1, 4, 5, 7),
+            opening_sequence(Order::Random, 1, 4, 11, 7)[..5]
+        );
     }
 }

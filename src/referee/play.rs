@@ -124,18 +124,23 @@ impl Output {
         self.console.progress(&text);
     }
 
-    /// Rewrites the `-config` file with the run's state (a failure is only a warning: the
-    /// games themselves are in the records).
-    fn save_state(&self, status: &str) {
-        if let Some(autosave) = &self.autosave {
-            let state = RunState {
-                games_in_schedule: self.total_games,
-                games_recorded: self.records.len() as u64,
-                status: status.to_string(),
-            };
-            if let Err(error) = autosave.write(&state) {
-                log::warn!("{error}");
-            }
+    /// Rewrites the `-config` file with the run's state.
+    fn save_state(&self, status: &str) -> Result<(), String> {
+        let Some(autosave) = &self.autosave else {
+            return Ok(());
+        };
+        autosave.write(&RunState {
+            games_in_schedule: self.total_games,
+            games_recorded: self.records.len() as u64,
+            status: status.to_string(),
+        })
+    }
+
+    /// [`Output::save_state`] once games are under way: a failure is only a warning, since the
+    /// games themselves are in the records.
+    fn update_state(&self, status: &str) {
+        if let Err(error) = self.save_state(status) {
+            log::warn!("{error}");
         }
     }
 
@@ -175,7 +180,7 @@ impl Sink for Output {
         self.printed_at
             .resize(self.standings.tallies.len(), u64::MAX);
         self.records.push(record.clone());
-        self.save_state("running");
+        self.update_state("running");
         self.progress(index);
         let tally = &self.standings.tallies[index];
         let games = tally.total.wins + tally.total.losses + tally.total.draws;
@@ -448,7 +453,7 @@ fn play_match(
         autosave,
     };
     output.printed_at = vec![u64::MAX; output.standings.tallies.len()];
-    output.save_state("starting");
+    output.save_state("starting")?;
     let mut config = MatchConfig {
         specs,
         openings,
@@ -471,7 +476,7 @@ fn play_match(
     } else {
         run_match(&config, &mut output, stop)
     };
-    output.save_state(match (&end, &output.fault, &output.io_error) {
+    output.update_state(match (&end, &output.fault, &output.io_error) {
         (_, _, Some(_)) => "error",
         (_, Some(_), _) => "stopped",
         (RunEnd::Interrupted, ..) => "interrupted",

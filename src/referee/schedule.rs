@@ -68,21 +68,6 @@ pub struct ScheduleConfig {
     pub seed: u64,
 }
 
-impl ScheduleConfig {
-    /// The opening of opening group `group` (0-based): a pure function of the order, start,
-    /// number of openings and seed.
-    pub fn opening_of_group(&self, group: u64) -> usize {
-        let count = usize::try_from(group).unwrap_or(usize::MAX - 1) + 1;
-        opening_sequence(
-            self.order,
-            self.start,
-            self.openings.max(1),
-            count,
-            self.seed,
-        )[count - 1]
-    }
-}
-
 /// The encounters (pairs of engine indices) of a round robin or gauntlet, in schedule order;
 /// none for a knockout, whose encounters depend on results ([`super::knockout`]).
 pub fn encounters(engines: usize, tournament: Tournament, seeds: usize) -> Vec<(usize, usize)> {
@@ -109,6 +94,8 @@ pub struct GameNumbering {
     groups: u64,
     /// Per encounter: games so far, its current pair and opening group.
     encounters: HashMap<(usize, usize), (u64, u64, u64)>,
+    /// The opening of each group so far (a prefix of the whole sequence, grown on demand).
+    sequence: Vec<usize>,
 }
 
 impl GameNumbering {
@@ -138,15 +125,34 @@ impl GameNumbering {
             (second, first)
         };
         *count += 1;
+        let (pair, group) = (*pair, *group);
         self.games += 1;
         ScheduledGame {
             number: self.games,
-            pair: *pair,
+            pair,
             round,
             goat,
             tiger,
-            opening: config.opening_of_group(*group - 1),
+            opening: self.opening(config, group - 1),
         }
+    }
+
+    /// The opening of opening group `group` (0-based): a pure function of the order, start,
+    /// number of openings and seed (the sequence is computed in ever longer prefixes, each one
+    /// the start of the next).
+    fn opening(&mut self, config: &ScheduleConfig, group: u64) -> usize {
+        let index = usize::try_from(group).expect("fewer groups than memory");
+        if index >= self.sequence.len() {
+            let count = (index + 1).max(self.sequence.len() * 2).max(64);
+            self.sequence = opening_sequence(
+                config.order,
+                config.start,
+                config.openings.max(1),
+                count,
+                config.seed,
+            );
+        }
+        self.sequence[index]
     }
 }
 
