@@ -4,6 +4,7 @@
 //! `-sprt`, `-draw`, `-resign`.
 
 use super::check::CheckDialect;
+use super::cli_reports::ReportArgs;
 #[cfg(test)]
 use super::groups::parse_sprt;
 use super::schedule::{Shard, Tournament};
@@ -139,15 +140,24 @@ pub struct MatchArgs {
     /// Seed for opening order (printed on every run; default: from the clock).
     #[arg(long, alias = "srand")]
     pub seed: Option<u64>,
-    /// SPRT: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] (normalized Elo); stops when decided.
+    /// SPRT: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic|bayesian]
+    /// (default normalized Elo); stops when decided.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
-    /// Write the PGN-like game records here (appended); `file=FILE` works too.
-    #[arg(long, value_name = "FILE")]
-    pub pgnout: Option<String>,
-    /// Write one JSON line per game here (appended).
-    #[arg(long, value_name = "FILE")]
-    pub jsonout: Option<String>,
+    // --- records and reports (branch `records`; parsed in cli_reports.rs) ---
+    /// Write the PGN-like game records (appended): FILE or file=FILE, then per-move keys as
+    /// fastchess's: nodes=true seldepth=true nps=true hashfull=true tbhits=true pv=true
+    /// timeleft=true latency=true, or min=true for minimal records.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub pgnout: Vec<String>,
+    /// Write one JSON line per game (appended): FILE or file=FILE, and the same keys as
+    /// --pgnout.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub jsonout: Vec<String>,
+    /// Final positions, console layout, score interval, match log, latencies.
+    #[command(flatten)]
+    pub reports: ReportArgs,
+    // --- end of records and reports ---
     /// Skip the games already in the record files (--jsonout, else --pgnout) and go on.
     #[arg(long)]
     pub resume: bool,
@@ -190,7 +200,7 @@ pub struct MatchArgs {
         value_name = "RESULTS"
     )]
     pub tbadjudicate: Option<TbResults>,
-    /// Print the score block every N games.
+    /// Print the score block (Elo, nElo, SPRT, faults) every N games (0: at the end only).
     #[arg(long, default_value_t = 10)]
     pub ratinginterval: u64,
     /// Event tag of the records.
@@ -265,7 +275,7 @@ pub struct MergeArgs {
     /// Also write the merged games as JSON lines.
     #[arg(long)]
     pub jsonout: Option<String>,
-    /// SPRT: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05].
+    /// SPRT: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic|bayesian].
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
 }

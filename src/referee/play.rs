@@ -7,18 +7,17 @@ use super::console::Console;
 use super::engine_process::Timeouts;
 use super::groups::{parse_draw, parse_openings_source, parse_resign, parse_sprt};
 use super::openings::{builtin_openings, read_openings, Opening, Order};
-use super::record::{json, pgn, GameRecord};
-use super::report::{finished_line, ranking_lines, score_lines, Standings};
+use super::match_output::{match_header, MatchOutput, RecordFile, ReportSettings};
+use super::record::keys::RecordOutput;
+use super::wire_log::MatchLog;
 use super::resume::{drop_partial_tail, resumed_games};
-use super::runner::{run_match, MatchConfig, RunEnd, Sink};
+use super::runner::{run_match, MatchConfig, RunEnd};
 use super::schedule::{schedule, ScheduleConfig, ScheduledGame};
 use super::shard_end::{self, End, ShardEnd};
 use super::spec::{parse_engines, EngineSpec};
-use super::stats::Sprt;
 use super::tb_adjudication::{TbAdjudicator, TbResults};
-use super::timing::{engine_timing, timing_lines};
+use super::timing::engine_timing;
 use std::fs::{File, OpenOptions};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -82,110 +81,6 @@ fn demo_engines() -> Result<Vec<Vec<String>>, String> {
     ])
 }
 
-/// Appends records to the output files, prints results, keeps the statistics.
-struct Output {
-    console: Console,
-    pgn: Option<File>,
-    json: Option<File>,
-    standings: Standings,
-    records: Vec<GameRecord>,
-    total_games: u64,
-    names: Vec<String>,
-    sprt: Option<Sprt>,
-    rating_interval: u64,
-    recover: bool,
-    fault: Option<String>,
-    io_error: Option<String>,
-    /// Games counted when each encounter's score block was last printed.
-    printed_at: Vec<u64>,
-}
-
-impl Output {
-    /// One live progress line on stderr when it is a terminal (rewritten in place).
-    fn progress(&mut self, index: usize) {
-        let tally = &self.standings.tallies[index];
-        let points = tally.total.wins as f64 + tally.total.draws as f64 / 2.0;
-        let games = tally.total.wins + tally.total.losses + tally.total.draws;
-        let text = format!(
-            "[{}/{}] {} vs {}: {points:.1} - {:.1}",
-            self.records.len(),
-            self.total_games,
-            tally.first,
-            tally.second,
-            games as f64 - points
-        );
-        self.console.progress(&text);
-    }
-
-    fn print_scores(&mut self, index: usize) {
-        let with_sprt = if self.standings.tallies.len() == 1 {
-            self.sprt.as_ref()
-        } else {
-            None
-        };
-        for line in score_lines(&self.standings.tallies[index], with_sprt) {
-            self.console.line(&line);
-        }
-    }
-}
-
-impl Sink for Output {
-    fn started(&mut self, game: &ScheduledGame) {
-        let line = format!(
-            "Started game {} of {} ({} vs {})",
-            game.number, self.total_games, self.names[game.goat], self.names[game.tiger]
-        );
-        self.console.line(&line);
-    }
-
-    fn finished(&mut self, record: &GameRecord, unusable: Option<crate::Side>) -> bool {
-        self.console.line(&finished_line(record));
-        let mut write = |file: &mut Option<File>, text: String| {
-            if let Some(file) = file {
-                if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
-                    self.io_error = Some(format!("cannot write records: {e}"));
-                }
-            }
-        };
-        write(&mut self.pgn, pgn::write_game(record));
-        write(&mut self.json, json::write_line(record) + "\n");
-        let index = self.standings.add(record);
-        self.printed_at
-            .resize(self.standings.tallies.len(), u64::MAX);
-        self.records.push(record.clone());
-        self.progress(index);
-        let tally = &self.standings.tallies[index];
-        let games = tally.total.wins + tally.total.losses + tally.total.draws;
-        if self.rating_interval > 0 && games.is_multiple_of(self.rating_interval) {
-            self.print_scores(index);
-            self.printed_at[index] = games;
-        }
-        if self.io_error.is_some() {
-            return false;
-        }
-        if let (Some(side), false) = (unusable, self.recover) {
-            self.fault = Some(format!(
-                "engine \"{}\" ({side}) lost game {} by {} and is unusable: {}; stopping (use --recover to restart such engines and go on)",
-                record.engine(side),
-                record.number,
-                record.termination,
-                record.reason
-            ));
-            return false;
-        }
-        if let (Some(sprt), 1) = (self.sprt, self.standings.tallies.len()) {
-            let tally = &self.standings.tallies[0];
-            let games = tally.total.wins + tally.total.losses + tally.total.draws;
-            if tally.open_pairs() == 0 && sprt.decide(tally.llr(&sprt)).is_some() {
-                self.print_scores(0);
-                self.printed_at[0] = games;
-                return false;
-            }
-        }
-        true
-    }
-}
-
 fn open_append(path: &Option<String>) -> Result<Option<File>, String> {
     path.as_ref()
         .map(|path| {
@@ -212,7 +107,8 @@ struct Counts {
 /// # Errors
 /// A message for anything wrong with the command line, files or engines before the match starts.
 pub fn play(args: &MatchArgs, stop: &AtomicBool, console: Console) -> Result<Finish, String> {
-    let (Some(shard), Some(records)) = (args.shard, &args.jsonout) else {
+    let json_path = args.json_output()?.map(|output| output.file);
+    let (Some(shard), Some(records)) = (args.shard, &json_path) else {
         return play_match(args, stop, console, &mut Counts::default());
     };
     shard_end::clear(records)?;
@@ -298,10 +194,18 @@ fn play_match(
         .map(|dir| TbAdjudicator::open(dir, &rules, args.tbadjudicate))
         .transpose()?
         .map(Arc::new);
-    let pgn_path = args
-        .pgnout
-        .as_ref()
-        .map(|p| p.strip_prefix("file=").unwrap_or(p).to_string());
+    let pgn_output = args.pgn_output()?;
+    let json_output = args.json_output()?;
+    let pgn_path = pgn_output.as_ref().map(|o| o.file.clone());
+    let json_path = json_output.as_ref().map(|o| o.file.clone());
+    let reports = &args.reports;
+    let format = reports.format()?;
+    let score_interval = reports.score_interval()?;
+    let epd_path = reports.epd_file()?;
+    let match_log = match reports.log_settings()? {
+        Some(settings) => Some(MatchLog::open(&settings.file, settings.level)?),
+        None => None,
+    };
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -328,7 +232,7 @@ fn play_match(
         .copied()
         .collect();
     let previous = if args.resume {
-        for (path, terminator) in [(&args.jsonout, "\n"), (&pgn_path, "\n\n")] {
+        for (path, terminator) in [(&json_path, "\n"), (&pgn_path, "\n\n")] {
             if let Some(path) = path {
                 drop_partial_tail(path, terminator)?;
             }
@@ -378,22 +282,34 @@ fn play_match(
             previous.len()
         ));
     }
-    let mut output = Output {
-        console,
-        pgn: open_append(&pgn_path)?,
-        json: open_append(&args.jsonout)?,
-        standings: Standings::of(&previous),
-        records: previous,
-        total_games: full.len() as u64,
-        names,
+    let settings = ReportSettings {
+        format,
         sprt,
         rating_interval: args.ratinginterval,
+        score_interval,
+        show_latency: reports.show_latency,
         recover: args.recover,
-        fault: None,
-        io_error: None,
-        printed_at: Vec::new(),
+        header: match_header(&specs, source.file.as_deref()),
     };
-    output.printed_at = vec![u64::MAX; output.standings.tallies.len()];
+    let total_games = full.len() as u64;
+    let mut output = MatchOutput::new(console, previous, total_games, names, settings);
+    let record_file = |output: &Option<RecordOutput>| -> Result<Option<RecordFile>, String> {
+        output
+            .as_ref()
+            .map(|o| {
+                Ok(RecordFile {
+                    file: open_append(&Some(o.file.clone()))?.expect("a path was given"),
+                    keys: o.keys,
+                })
+            })
+            .transpose()
+    };
+    output.pgn = record_file(&pgn_output)?;
+    output.json = record_file(&json_output)?;
+    output.epd = open_append(&epd_path)?;
+    if let Some(log) = &match_log {
+        log.activate();
+    }
     let config = MatchConfig {
         specs,
         openings,
@@ -410,25 +326,14 @@ fn play_match(
         wait: Duration::from_millis(args.wait),
         event: args.event.clone(),
         site: args.site.clone(),
+        engine_log: match_log.clone(),
     };
     let end = run_match(&config, &mut output, stop);
+    if match_log.is_some() {
+        MatchLog::deactivate();
+    }
     counts.recorded = output.records.len() as u64;
-    output.console.end_progress();
-    for index in 0..output.standings.tallies.len() {
-        let tally = &output.standings.tallies[index];
-        let games = tally.total.wins + tally.total.losses + tally.total.draws;
-        if output.printed_at.get(index) != Some(&games) {
-            output.print_scores(index);
-        }
-    }
-    if output.standings.tallies.len() > 1 {
-        for line in ranking_lines(&output.records) {
-            output.console.line(&line);
-        }
-    }
-    for line in timing_lines(&output.records) {
-        output.console.line(&line);
-    }
+    output.finish();
     let forfeits: u64 = engine_timing(&output.records)
         .iter()
         .map(|t| t.time_forfeits)

@@ -44,7 +44,8 @@ pub fn resumed_games(
     names: &[String],
     openings: &[Opening],
 ) -> Result<Vec<GameRecord>, String> {
-    let Some(path) = args.jsonout.as_ref().or(pgn_path.as_ref()) else {
+    let json_path = args.json_output()?.map(|output| output.file);
+    let Some(path) = json_path.as_ref().or(pgn_path.as_ref()) else {
         return Err(
             "--resume needs --jsonout or --pgnout naming the records of the interrupted match"
                 .into(),

@@ -1,6 +1,6 @@
 //! Elo estimates from trinomial (per game) and pentanomial (per game pair) match results.
 
-use super::{elo_from_score, normal_cdf, Z_95};
+use super::{elo_from_score, normal_cdf, NELO_PER_STANDARD_DEVIATION, Z_95};
 
 /// Win/loss/draw counts of a match, from the first engine's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -69,6 +69,15 @@ pub struct EloEstimate {
     pub draw_ratio: f64,
     /// Mean score per game, in `[0, 1]`.
     pub score: f64,
+    /// Normalized Elo (fastchess's nElo): the score's distance from 1/2 in per-game standard
+    /// deviations, scaled as logistic Elo is near 0, `nelo = (score - 1/2) / sigma_game * 800
+    /// / ln 10`, where `sigma_game` is the per-game standard deviation (`sqrt(2 v)` from the
+    /// per-pair variance `v` of a pentanomial). It does not grow with the draw rate. 0 when
+    /// every sample is a draw-like 1/2, infinite when every sample is alike otherwise.
+    pub nelo: f64,
+    /// Half-width of its 95% interval, `(nelo(score + 1.96 s) - nelo(score - 1.96 s)) / 2`
+    /// as fastchess computes it, i.e. `1.96 * 800 / ln 10 / sqrt(games)` (0 with no spread).
+    pub nelo_error_95: f64,
 }
 
 /// Elo estimate from win/loss/draw counts, treating games as independent.
@@ -82,7 +91,7 @@ pub struct EloEstimate {
 pub fn elo_trinomial(t: &Trinomial) -> Option<EloEstimate> {
     let games = t.games();
     let draw_ratio = t.draws as f64 / games as f64;
-    estimate(&t.outcomes(), draw_ratio)
+    estimate(&t.outcomes(), draw_ratio, 1.0)
 }
 
 /// Elo estimate from game-pair counts. It accounts for the correlation between the two games of a
@@ -98,7 +107,7 @@ pub fn elo_trinomial(t: &Trinomial) -> Option<EloEstimate> {
 /// Returns `None` when the Elo is undefined: no pairs, or a score of exactly 0 or 1.
 pub fn elo_pentanomial(p: &Pentanomial) -> Option<EloEstimate> {
     let draw_ratio = p.0[2] as f64 / p.pairs() as f64;
-    estimate(&p.outcomes(), draw_ratio)
+    estimate(&p.outcomes(), draw_ratio, 2.0)
 }
 
 /// Mean and variance of the empirical distribution of (value, count) samples, with the sample
@@ -134,7 +143,12 @@ fn sample_count(outcomes: &[(f64, u64)]) -> f64 {
     outcomes.iter().map(|&(_, count)| count as f64).sum()
 }
 
-fn estimate(outcomes: &[(f64, u64)], draw_ratio: f64) -> Option<EloEstimate> {
+/// `games_per_sample` is 1 for games, 2 for game pairs.
+fn estimate(
+    outcomes: &[(f64, u64)],
+    draw_ratio: f64,
+    games_per_sample: f64,
+) -> Option<EloEstimate> {
     let (samples, score, variance) = mean_and_variance(outcomes)?;
     if score <= 0.0 || score >= 1.0 {
         return None;
@@ -154,12 +168,27 @@ fn estimate(outcomes: &[(f64, u64)], draw_ratio: f64) -> Option<EloEstimate> {
     } else {
         normal_cdf((score - 0.5) * f64::INFINITY)
     };
+    let sigma_game = (games_per_sample * variance).sqrt();
+    let nelo_of = |score: f64| (score - 0.5) / sigma_game * NELO_PER_STANDARD_DEVIATION;
+    let (nelo, nelo_error_95) = if sigma_game > 0.0 {
+        (
+            nelo_of(score),
+            (nelo_of(score + Z_95 * standard_error) - nelo_of(score - Z_95 * standard_error))
+                / 2.0,
+        )
+    } else if score == 0.5 {
+        (0.0, 0.0)
+    } else {
+        ((score - 0.5).signum() * f64::INFINITY, 0.0)
+    };
     Some(EloEstimate {
         elo: elo_from_score(score),
         error_95,
         los,
         draw_ratio,
         score,
+        nelo,
+        nelo_error_95,
     })
 }
 
@@ -271,6 +300,8 @@ mod tests {
             los: 0.5,
             draw_ratio: 1.0,
             score: 0.5,
+            nelo: 0.0,
+            nelo_error_95: 0.0,
         };
         assert_eq!(
             elo_trinomial(&Trinomial {
