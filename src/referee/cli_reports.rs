@@ -96,11 +96,9 @@ impl ReportArgs {
                 "referee" => OutputFormat::Referee,
                 "cutechess" => OutputFormat::Cutechess,
                 "fastchess" => OutputFormat::Fastchess,
-                _ => {
-                    return Err(format!(
-                        "invalid -output format \"{value}\": expected referee, cutechess or fastchess"
-                    ))
-                }
+                _ => return Err(format!(
+                    "invalid -output format \"{value}\": expected referee, cutechess or fastchess"
+                )),
             };
         }
         Ok(format)
@@ -183,7 +181,10 @@ mod tests {
         args.output = strings("format=json");
         assert!(args.format().unwrap_err().contains("\"json\""));
         args.output = strings("style=cutechess");
-        assert!(args.format().unwrap_err().contains("unknown -output key \"style\""));
+        assert!(args
+            .format()
+            .unwrap_err()
+            .contains("unknown -output key \"style\""));
         args.epdout = strings("file=end.epd");
         assert_eq!(args.epd_file(), Ok(Some("end.epd".to_string())));
         args.log = strings("file=m.log level=trace");

@@ -13,11 +13,11 @@
 use super::process::{kill_group_and_reap, peek_exit, ExitReason};
 use super::search_info::InfoFields;
 use super::wire_log::{Direction, MatchLog};
-use std::sync::Arc;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How to start an engine.

@@ -128,7 +128,11 @@ mod tests {
     fn faults_are_counted_for_the_loser() {
         // sample(): goat "A", tiger "B b".
         let records = [
-            game(Termination::TimeForfeit, GameResult::TigersWin, "Goats lose: time forfeit"),
+            game(
+                Termination::TimeForfeit,
+                GameResult::TigersWin,
+                "Goats lose: time forfeit",
+            ),
             game(
                 Termination::Disconnect,
                 GameResult::GoatsWin,
@@ -139,10 +143,26 @@ mod tests {
                 GameResult::GoatsWin,
                 "Tigers lose: disconnect: the engine closed its pipes",
             ),
-            game(Termination::IllegalMove, GameResult::TigersWin, "Goats lose: illegal move"),
-            game(Termination::Stall, GameResult::GoatsWin, "Tigers lose: stall"),
-            game(Termination::Normal, GameResult::GoatsWin, "Goats win: tigers blocked"),
-            game(Termination::Adjudication, GameResult::Draw, "Draw by adjudication"),
+            game(
+                Termination::IllegalMove,
+                GameResult::TigersWin,
+                "Goats lose: illegal move",
+            ),
+            game(
+                Termination::Stall,
+                GameResult::GoatsWin,
+                "Tigers lose: stall",
+            ),
+            game(
+                Termination::Normal,
+                GameResult::GoatsWin,
+                "Goats win: tigers blocked",
+            ),
+            game(
+                Termination::Adjudication,
+                GameResult::Draw,
+                "Draw by adjudication",
+            ),
         ];
         let faults = engine_faults(&records);
         let goat = FaultCounts {
@@ -156,7 +176,10 @@ mod tests {
             stalls: 1,
             ..FaultCounts::default()
         };
-        assert_eq!(faults, vec![("A".to_string(), goat), ("B b".to_string(), tiger)]);
+        assert_eq!(
+            faults,
+            vec![("A".to_string(), goat), ("B b".to_string(), tiger)]
+        );
         assert_eq!(tiger.total(), 3);
         assert_eq!(
             goat.line("A"),

@@ -188,7 +188,9 @@ mod tests {
             .unwrap_err()
             .contains("\"x\""));
         assert!(parse_sprt(&args("elo0=0")).unwrap_err().contains("elo1"));
-        let bayesian = parse_sprt(&args("elo0=0 elo1=5 model=bayesian")).unwrap().unwrap();
+        let bayesian = parse_sprt(&args("elo0=0 elo1=5 model=bayesian"))
+            .unwrap()
+            .unwrap();
         assert_eq!(bayesian.model, SprtModel::Bayesian);
         assert!(parse_sprt(&args("elo0=0 elo1=5 model=gaussian"))
             .unwrap_err()

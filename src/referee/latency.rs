@@ -50,7 +50,10 @@ impl Latencies {
             self.moves.len()
         );
         if self.unreported > 0 {
-            text.push_str(&format!(", {} moves without a reported time", self.unreported));
+            text.push_str(&format!(
+                ", {} moves without a reported time",
+                self.unreported
+            ));
         }
         text
     }

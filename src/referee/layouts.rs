@@ -55,10 +55,16 @@ fn side_line(label: &str, t: &Trinomial) -> String {
 pub fn cutechess_block(tally: &Tally, sprt: Option<(&Sprt, f64)>) -> Vec<String> {
     let mut lines = Vec::new();
     if tally.as_goats.games() > 0 {
-        lines.push(side_line(&format!("{} playing White", tally.first), &tally.as_goats));
+        lines.push(side_line(
+            &format!("{} playing White", tally.first),
+            &tally.as_goats,
+        ));
     }
     if tally.as_tigers.games() > 0 {
-        lines.push(side_line(&format!("{} playing Black", tally.first), &tally.as_tigers));
+        lines.push(side_line(
+            &format!("{} playing Black", tally.first),
+            &tally.as_tigers,
+        ));
     }
     if tally.total.games() > 0 {
         lines.push(side_line("White vs Black", &tally.sides));

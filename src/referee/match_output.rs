@@ -190,7 +190,8 @@ impl MatchOutput {
 
     fn print_block_once(&mut self, index: usize) {
         let (slot, count) = self.interval_count(index);
-        self.printed_at.resize(self.standings.tallies.len().max(1), u64::MAX);
+        self.printed_at
+            .resize(self.standings.tallies.len().max(1), u64::MAX);
         if self.printed_at[slot] != count {
             self.print_block(index);
             self.printed_at[slot] = count;
@@ -203,7 +204,10 @@ impl MatchOutput {
             texts.push((&mut out.file, pgn::write_game_with(record, &out.keys)));
         }
         if let Some(out) = &mut self.json {
-            texts.push((&mut out.file, json::write_line_with(record, &out.keys) + "\n"));
+            texts.push((
+                &mut out.file,
+                json::write_line_with(record, &out.keys) + "\n",
+            ));
         }
         if let Some(file) = &mut self.epd {
             texts.push((file, epd::write_line(record) + "\n"));
@@ -289,7 +293,12 @@ impl Sink for MatchOutput {
         let interval = self.settings.score_interval;
         if interval > 0 && played.is_multiple_of(interval) {
             let tally = &self.standings.tallies[index];
-            let line = format!("Score of {} vs {}: {}", tally.first, tally.second, wld(&tally.total));
+            let line = format!(
+                "Score of {} vs {}: {}",
+                tally.first,
+                tally.second,
+                wld(&tally.total)
+            );
             self.console.line(&line);
         }
         let (_, count) = self.interval_count(index);

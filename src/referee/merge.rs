@@ -175,7 +175,10 @@ pub fn write_outputs(args: &MergeArgs, records: &[GameRecord]) -> Result<(), Str
     let keys = RecordKeys::all();
     write(
         &args.pgnout,
-        records.iter().map(|r| pgn::write_game_with(r, &keys)).collect(),
+        records
+            .iter()
+            .map(|r| pgn::write_game_with(r, &keys))
+            .collect(),
     )?;
     write(
         &args.jsonout,

@@ -131,7 +131,13 @@ fn play_one(
     ] {
         if engines[index].is_none() {
             let log = config.engine_log.clone();
-            match start_engine_logged(&config.specs[index], &config.rules, &config.timeouts, stop, log) {
+            match start_engine_logged(
+                &config.specs[index],
+                &config.rules,
+                &config.timeouts,
+                stop,
+                log,
+            ) {
                 Ok(engine) => engines[index] = Some(engine),
                 Err(error) => return setup.setup_failure(side, &error),
             }

@@ -34,7 +34,9 @@ pub struct MatchLog {
 
 impl std::fmt::Debug for MatchLog {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MatchLog").field("level", &self.level).finish()
+        f.debug_struct("MatchLog")
+            .field("level", &self.level)
+            .finish()
     }
 }
 
@@ -161,8 +163,8 @@ impl log::Log for TeeLogger {
             return;
         };
         if let Some(match_log) = current.as_ref() {
-            let engine_trace = record.level() == log::Level::Trace
-                && record.target().ends_with("engine_process");
+            let engine_trace =
+                record.level() == log::Level::Trace && record.target().ends_with("engine_process");
             if record.level() <= match_log.level && !engine_trace {
                 match_log.write(&format!("{} referee: {}", record.level(), record.args()));
             }

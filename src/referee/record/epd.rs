@@ -92,7 +92,10 @@ mod tests {
         for played in &record.moves {
             game.play(played.mv).unwrap();
         }
-        assert!(line.starts_with(&format!("{}; ", game.position())), "{line}");
+        assert!(
+            line.starts_with(&format!("{}; ", game.position())),
+            "{line}"
+        );
         assert!(line.ends_with("; result \"0-1\"; termination \"illegal move\"; game 7"));
         let back = parse_line(&line).unwrap();
         assert_eq!(
@@ -104,9 +107,11 @@ mod tests {
                 game: 7,
             }
         );
-        assert!(parse_line("T3T/5/5/5/T3T g 20 0; result \"2-0\"; termination \"normal\"; game 1")
-            .unwrap_err()
-            .contains("result"));
+        assert!(
+            parse_line("T3T/5/5/5/T3T g 20 0; result \"2-0\"; termination \"normal\"; game 1")
+                .unwrap_err()
+                .contains("result")
+        );
         assert!(parse_line("T3T/5/5/5/T3T g 20 0; colour \"red\"")
             .unwrap_err()
             .contains("\"colour\""));

@@ -84,8 +84,14 @@ pub fn write_line(record: &GameRecord) -> String {
 pub fn write_line_with(record: &GameRecord, keys: &RecordKeys) -> String {
     let full = !keys.min;
     let moves = &record.moves;
-    let column = |wanted: bool, value: &dyn Fn(&RecordedMove) -> bool| wanted && full && moves.iter().any(value);
-    fn each<T>(moves: &[RecordedMove], wanted: bool, get: impl Fn(&RecordedMove) -> Option<T>) -> Vec<Option<T>> {
+    let column = |wanted: bool, value: &dyn Fn(&RecordedMove) -> bool| {
+        wanted && full && moves.iter().any(value)
+    };
+    fn each<T>(
+        moves: &[RecordedMove],
+        wanted: bool,
+        get: impl Fn(&RecordedMove) -> Option<T>,
+    ) -> Vec<Option<T>> {
         if wanted {
             moves.iter().map(get).collect()
         } else {
@@ -110,14 +116,42 @@ pub fn write_line_with(record: &GameRecord, keys: &RecordKeys) -> String {
         moves: moves.iter().map(|m| m.mv.to_string()).collect(),
         time_ms: each(moves, full, |m| m.time_ms),
         allowed_ms: each(moves, full, |m| m.allowed_ms),
-        nodes: each(moves, column(keys.nodes, &|m| m.details.nodes.is_some()), |m| m.details.nodes),
-        seldepth: each(moves, column(keys.seldepth, &|m| m.details.seldepth.is_some()), |m| m.details.seldepth),
-        nps: each(moves, column(keys.nps, &|m| m.details.nps.is_some()), |m| m.details.nps),
-        hashfull: each(moves, column(keys.hashfull, &|m| m.details.hashfull.is_some()), |m| m.details.hashfull),
-        tbhits: each(moves, column(keys.tbhits, &|m| m.details.tbhits.is_some()), |m| m.details.tbhits),
-        pv: each(moves, column(keys.pv, &|m| m.details.pv.is_some()), |m| m.details.pv.clone()),
-        time_left_ms: each(moves, column(keys.timeleft, &|m| m.details.time_left_ms.is_some()), |m| m.details.time_left_ms),
-        latency_ms: each(moves, column(keys.latency, &|m| m.details.latency_ms.is_some()), |m| m.details.latency_ms),
+        nodes: each(
+            moves,
+            column(keys.nodes, &|m| m.details.nodes.is_some()),
+            |m| m.details.nodes,
+        ),
+        seldepth: each(
+            moves,
+            column(keys.seldepth, &|m| m.details.seldepth.is_some()),
+            |m| m.details.seldepth,
+        ),
+        nps: each(moves, column(keys.nps, &|m| m.details.nps.is_some()), |m| {
+            m.details.nps
+        }),
+        hashfull: each(
+            moves,
+            column(keys.hashfull, &|m| m.details.hashfull.is_some()),
+            |m| m.details.hashfull,
+        ),
+        tbhits: each(
+            moves,
+            column(keys.tbhits, &|m| m.details.tbhits.is_some()),
+            |m| m.details.tbhits,
+        ),
+        pv: each(moves, column(keys.pv, &|m| m.details.pv.is_some()), |m| {
+            m.details.pv.clone()
+        }),
+        time_left_ms: each(
+            moves,
+            column(keys.timeleft, &|m| m.details.time_left_ms.is_some()),
+            |m| m.details.time_left_ms,
+        ),
+        latency_ms: each(
+            moves,
+            column(keys.latency, &|m| m.details.latency_ms.is_some()),
+            |m| m.details.latency_ms,
+        ),
         time_forfeit: record.time_forfeit.filter(|_| full).map(|t| JsonTimeUse {
             time_ms: t.time_ms,
             allowed_ms: t.allowed_ms,
@@ -234,7 +268,47 @@ mod tests {
             played.score = None;
             played.depth = None;
         }
-        assert_eq!(back[0], expected);
+        let mut plain = expected.clone();
+        for played in &mut plain.moves {
+            played.details = MoveDetails::default();
+        }
+        assert_eq!(back[0], plain);
+        // Every key round-trips (scores and depths are in the PGN-like records only).
+        let keyed = write_line_with(&record, &RecordKeys::all());
+        assert!(
+            keyed.contains(
+                "\"nodes\":[null,null,1234,5,null],\"seldepth\":[null,null,9,null,null],"
+            ),
+            "{keyed}"
+        );
+        assert!(
+            keyed.contains("\"pv\":[null,null,\"b3 e1d2 d3\",null,null],"),
+            "{keyed}"
+        );
+        assert!(
+            keyed.contains("\"latency_ms\":[null,null,-2,14,null]"),
+            "{keyed}"
+        );
+        assert_eq!(parse_lines(&keyed).unwrap()[0], expected);
+        // A minimal line: identity, start, rules, moves, result, termination.
+        let min = write_line_with(
+            &record,
+            &RecordKeys {
+                min: true,
+                ..RecordKeys::all()
+            },
+        );
+        assert_eq!(
+            min,
+            "{\"game\":7,\"pair\":4,\"round\":2,\"goat\":\"A\",\"tiger\":\"B b\",\"result\":\"0-1\",\"termination\":\"illegal move\",\"start\":\"T3T/5/5/5/T3T g 20 0\",\"rules\":\"ForcedCapture=false CapturesToWin=5 Repetition=forbid\",\"book_plies\":2,\"moves\":[\"c3\",\"a1b2\",\"b3\",\"e1d2\",\"d3\"]}"
+        );
+        let back_min = &parse_lines(&min).unwrap()[0];
+        assert_eq!(back_min.moves.len(), 5);
+        assert_eq!(back_min.moves.iter().filter(|m| m.book).count(), 2);
+        assert_eq!(
+            (back_min.event.as_str(), back_min.reason.as_str()),
+            ("?", "")
+        );
         // Allowances and a time forfeit round-trip.
         let mut timed = record;
         timed.moves[4].allowed_ms = Some(100);

@@ -88,7 +88,10 @@ pub struct RecordOutput {
 ///
 /// # Errors
 /// An unknown key, a value that is not true or false, no file, two files.
-pub fn parse_record_output(tokens: &[String], option: &str) -> Result<Option<RecordOutput>, String> {
+pub fn parse_record_output(
+    tokens: &[String],
+    option: &str,
+) -> Result<Option<RecordOutput>, String> {
     if tokens.is_empty() {
         return Ok(None);
     }
@@ -163,7 +166,11 @@ mod tests {
             .unwrap()
             .unwrap();
         assert!(min.keys.min && !min.keys.nodes);
-        assert!(!RecordKeys { min: true, ..RecordKeys::all() }.keeps(|k| k.nodes));
+        assert!(!RecordKeys {
+            min: true,
+            ..RecordKeys::all()
+        }
+        .keeps(|k| k.nodes));
         for (bad, needle) in [
             ("file=a nodez=true", "unknown -pgnout key \"nodez\""),
             ("file=a nodes=yes", "invalid -pgnout nodes \"yes\""),

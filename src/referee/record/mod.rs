@@ -7,8 +7,8 @@ pub mod keys;
 pub mod pgn;
 
 use super::engine_process::Score;
-use super::search_info::InfoFields;
 use super::outcome::{GameResult, Termination};
+use super::search_info::InfoFields;
 use crate::{Move, Position, Rules, Side};
 
 /// One move of a record.
@@ -67,9 +67,10 @@ impl MoveDetails {
             tbhits: info.tbhits,
             pv: info.pv.clone(),
             time_left_ms,
-            latency_ms: info
-                .time_ms
-                .map(|reported| i64::try_from(elapsed_ms).unwrap_or(i64::MAX) - i64::try_from(reported).unwrap_or(i64::MAX)),
+            latency_ms: info.time_ms.map(|reported| {
+                i64::try_from(elapsed_ms).unwrap_or(i64::MAX)
+                    - i64::try_from(reported).unwrap_or(i64::MAX)
+            }),
         }
     }
 }

@@ -98,13 +98,19 @@ fn comment(record: &RecordedMove, keys: &RecordKeys) -> Option<String> {
             items.push(format!("{key}={value}"));
         }
     };
-    let time_left = details.time_left_ms.map(|ms| seconds(i64::try_from(ms).unwrap_or(i64::MAX)));
+    let time_left = details
+        .time_left_ms
+        .map(|ms| seconds(i64::try_from(ms).unwrap_or(i64::MAX)));
     item(keys.timeleft, "tl", time_left);
     item(keys.latency, "latency", details.latency_ms.map(seconds));
     item(keys.nodes, "n", details.nodes.map(|v| v.to_string()));
     item(keys.seldepth, "sd", details.seldepth.map(|v| v.to_string()));
     item(keys.nps, "nps", details.nps.map(|v| v.to_string()));
-    item(keys.hashfull, "hashfull", details.hashfull.map(|v| v.to_string()));
+    item(
+        keys.hashfull,
+        "hashfull",
+        details.hashfull.map(|v| v.to_string()),
+    );
     item(keys.tbhits, "tbhits", details.tbhits.map(|v| v.to_string()));
     // Quotes and braces would end the value or the comment: an engine's odd pv is tamed.
     let pv = details.pv.as_ref().map(|pv| {
@@ -433,6 +439,7 @@ pub fn parse_games(text: &str) -> Result<Vec<GameRecord>, String> {
 mod tests {
     use super::*;
     use crate::referee::record::tests::sample;
+    use crate::referee::record::MoveDetails;
 
     #[test]
     fn games_round_trip() {
@@ -453,7 +460,76 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("1... a1b2 {book}"), "{text}");
-        assert_eq!(parse_games(&text).unwrap(), vec![record.clone(), second]);
+        // Without keys the details are not written.
+        let plain = |mut record: GameRecord| {
+            for played in &mut record.moves {
+                played.details = MoveDetails::default();
+            }
+            record
+        };
+        assert_eq!(
+            parse_games(&text).unwrap(),
+            vec![plain(record.clone()), plain(second.clone())]
+        );
+        // With every key they round-trip.
+        let keyed = write_game_with(&record, &RecordKeys::all())
+            + &write_game_with(&second, &RecordKeys::all());
+        assert!(
+            keyed.contains("{-0.35/4 0.012s, tl=9.850s, latency=-0.002s, n=1234, sd=9,"),
+            "{keyed}"
+        );
+        assert!(
+            keyed.contains("hashfull=17, tbhits=0, pv=\"b3 e1d2 d3\"}"),
+            "{keyed}"
+        );
+        assert!(
+            keyed.contains("e1d2 {-M3 1.500s, latency=0.014s, n=5}"),
+            "{keyed}"
+        );
+        assert_eq!(parse_games(&keyed).unwrap(), vec![record.clone(), second]);
+        // Some keys only.
+        let some = RecordKeys {
+            nodes: true,
+            pv: true,
+            ..RecordKeys::default()
+        };
+        let text = write_game_with(&record, &some);
+        assert!(
+            text.contains("b3 {-0.35/4 0.012s, n=1234, pv=\"b3 e1d2 d3\"}"),
+            "{text}"
+        );
+        let back = &parse_games(&text).unwrap()[0];
+        assert_eq!(back.moves[2].details.nodes, Some(1234));
+        assert_eq!(back.moves[2].details.seldepth, None);
+        // Minimal records: moves, book marks, result and termination.
+        let min = RecordKeys {
+            min: true,
+            ..RecordKeys::all()
+        };
+        let text = write_game_with(&record, &min);
+        assert!(
+            !text.contains("TimeControl") && !text.contains("PlyCount"),
+            "{text}"
+        );
+        assert!(
+            text.contains("1. c3 {book} a1b2 {book} 2. b3 e1d2 3. d3 0-1"),
+            "{text}"
+        );
+        let back = &parse_games(&text).unwrap()[0];
+        assert_eq!(
+            back.moves.iter().map(|m| m.mv).collect::<Vec<_>>(),
+            record.moves.iter().map(|m| m.mv).collect::<Vec<_>>()
+        );
+        assert_eq!(back.moves.iter().filter(|m| m.book).count(), 2);
+        assert!(back.moves[2..]
+            .iter()
+            .all(|m| m.time_ms.is_none() && m.score.is_none()));
+        assert_eq!(
+            (back.result, back.termination),
+            (record.result, record.termination)
+        );
+        assert_eq!(back.goat_time_control, "?");
+        assert_eq!(back.reason, "");
         record.reason = "a {nested} brace".into();
         assert_eq!(
             parse_games(&write_game(&record)).unwrap()[0].reason,
@@ -476,6 +552,12 @@ mod tests {
                 "\"bogus comment\"",
             ),
             ("c3 a1b2\n".to_string(), "without tags"),
+            (good.replace("{0.000s}", "{0.000s, n=x}"), "\"0.000s, n=x\""),
+            (
+                good.replace("{0.000s}", "{0.000s, colour=red}"),
+                "colour=red",
+            ),
+            (good.replace("{0.000s}", "{0.5s}"), "\"0.5s\""),
         ] {
             let error = parse_games(&bad).unwrap_err();
             assert!(error.contains(needle), "{error}");

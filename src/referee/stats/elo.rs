@@ -72,7 +72,7 @@ pub struct EloEstimate {
     /// Normalized Elo (fastchess's nElo): the score's distance from 1/2 in per-game standard
     /// deviations, scaled as logistic Elo is near 0, `nelo = (score - 1/2) / sigma_game * 800
     /// / ln 10`, where `sigma_game` is the per-game standard deviation (`sqrt(2 v)` from the
-    /// per-pair variance `v` of a pentanomial). It does not grow with the draw rate. 0 when
+    /// per-pair variance `v` of a pentanomial). 0 when
     /// every sample is a draw-like 1/2, infinite when every sample is alike otherwise.
     pub nelo: f64,
     /// Half-width of its 95% interval, `(nelo(score + 1.96 s) - nelo(score - 1.96 s)) / 2`
@@ -173,8 +173,7 @@ fn estimate(
     let (nelo, nelo_error_95) = if sigma_game > 0.0 {
         (
             nelo_of(score),
-            (nelo_of(score + Z_95 * standard_error) - nelo_of(score - Z_95 * standard_error))
-                / 2.0,
+            (nelo_of(score + Z_95 * standard_error) - nelo_of(score - Z_95 * standard_error)) / 2.0,
         )
     } else if score == 0.5 {
         (0.0, 0.0)
@@ -227,6 +226,37 @@ mod tests {
         assert_eq!(estimate.draw_ratio, 63.0 / 290.0);
         assert_eq!(rounded(estimate.los * 100.0, 2), 100.00);
         assert!(estimate.los < 1.0);
+    }
+
+    #[test]
+    fn nelo_follows_its_definition() {
+        // W/D/L = 2/1/1, worked by hand: mean 0.625, per-game variance
+        // (2 * 0.375^2 + 0.125^2 + 0.625^2) / 4 = 0.171875.
+        let scale = 800.0 / std::f64::consts::LN_10;
+        let estimate = elo_trinomial(&Trinomial {
+            wins: 2,
+            losses: 1,
+            draws: 1,
+        })
+        .unwrap();
+        let sigma = 0.171_875f64.sqrt();
+        assert!((estimate.nelo - 0.125 / sigma * scale).abs() < 1e-9);
+        assert!((estimate.nelo - 104.76).abs() < 0.01, "{}", estimate.nelo);
+        // The interval half-width is 1.96 / sqrt(games) standard deviations.
+        assert!((estimate.nelo_error_95 - 1.959_964 / 2.0 * scale).abs() < 1e-3);
+        // Pairs [1, 0, 2, 3, 2] (8 pairs, per-game scores 0, .5, .5, .75 x3, 1 x2): mean
+        // 5.25 / 8, per-pair variance from the squares, per-game deviation sqrt(2 v).
+        let values = [0.0, 0.5, 0.5, 0.75, 0.75, 0.75, 1.0, 1.0];
+        let mean = values.iter().sum::<f64>() / 8.0;
+        let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / 8.0;
+        let pairs = elo_pentanomial(&Pentanomial([1, 0, 2, 3, 2])).unwrap();
+        let expected = (mean - 0.5) / (2.0 * variance).sqrt() * scale;
+        assert!(
+            (pairs.nelo - expected).abs() < 1e-9,
+            "{} {expected}",
+            pairs.nelo
+        );
+        assert!((pairs.nelo_error_95 - 1.959_964 / 16f64.sqrt() * scale).abs() < 1e-3);
     }
 
     #[test]

@@ -5,7 +5,6 @@
 use super::elo::{mean_and_variance, variance_around, Pentanomial, Trinomial};
 use super::{score_from_elo, NELO_PER_STANDARD_DEVIATION};
 
-
 /// The Elo unit of an SPRT's bounds, and the test that goes with it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum SprtModel {
@@ -242,7 +241,10 @@ impl Sprt {
 /// poles `-1 / (max - expected)` and `-1 / (min - expected)`.
 fn closest_theta(counts: &[(f64, f64)], total: f64, expected: f64) -> f64 {
     let min = counts.iter().map(|&(a, _)| a).fold(f64::INFINITY, f64::min);
-    let max = counts.iter().map(|&(a, _)| a).fold(f64::NEG_INFINITY, f64::max);
+    let max = counts
+        .iter()
+        .map(|&(a, _)| a)
+        .fold(f64::NEG_INFINITY, f64::max);
     if expected <= min || expected >= max {
         return 0.0;
     }
@@ -402,6 +404,76 @@ mod tests {
             draws: u64::MAX / 3,
         };
         assert!(sprt.llr_trinomial(&huge).is_finite());
+    }
+
+    #[test]
+    fn logistic_model_matches_the_binomial_likelihood() {
+        // Without draws the closest distribution with mean s is Bernoulli(s), so the LLR is
+        // W ln(s1 / s0) + L ln((1 - s1) / (1 - s0)) (up to fastchess's 1e-3 empty-outcome count).
+        let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05)
+            .unwrap()
+            .with_model(SprtModel::Logistic);
+        let (s0, s1) = (score_from_elo(0.0), score_from_elo(10.0));
+        let (wins, losses) = (560.0, 440.0);
+        let exact = wins * (s1 / s0).ln() + losses * ((1.0 - s1) / (1.0 - s0)).ln();
+        let t = Trinomial {
+            wins: 560,
+            losses: 440,
+            draws: 0,
+        };
+        let llr = sprt.llr_trinomial(&t);
+        assert!((llr - exact).abs() < 1e-2, "{llr} vs {exact}");
+        // Without draws a normalized Elo is close to a logistic one; with many draws the
+        // same bounds mean a smaller score shift in normalized Elo, so less evidence.
+        let normalized = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
+        assert!((normalized.llr_trinomial(&t) - llr).abs() < 0.1 * llr.abs());
+        let drawish = Trinomial {
+            wins: 560,
+            losses: 440,
+            draws: 2000,
+        };
+        assert!(normalized.llr_trinomial(&drawish) < sprt.llr_trinomial(&drawish));
+        // Pairs read too; the sign follows the evidence.
+        assert!(sprt.llr_pentanomial(&Pentanomial([10, 100, 300, 150, 20])) > 0.0);
+        assert!(sprt.llr_pentanomial(&Pentanomial([20, 150, 300, 100, 10])) < 0.0);
+        assert_eq!(sprt.llr_trinomial(&Trinomial::default()), 0.0);
+    }
+
+    #[test]
+    fn bayesian_model_is_cutechess_trinomial_ratio() {
+        // BayesElo and its probabilities are inverse to each other.
+        let (elo, draw_elo) = bayes_elo(0.4, 0.25);
+        let (win, draw, loss) = bayes_probabilities(elo, draw_elo);
+        assert!((win - 0.4).abs() < 1e-12 && (loss - 0.25).abs() < 1e-12);
+        assert!((draw - 0.35).abs() < 1e-12);
+        // A small case by hand: 30 wins, 20 losses, 50 draws; the draw Elo from the sample,
+        // then W ln(w1/w0) + D ln(d1/d0) + L ln(l1/l0) between BayesElo 0 and 20.
+        let t = Trinomial {
+            wins: 30,
+            losses: 20,
+            draws: 50,
+        };
+        let draw_elo: f64 = 200.0 * (0.8f64 / 0.2 * 0.7 / 0.3).log10();
+        let probabilities = |elo: f64| {
+            let w = 1.0 / (1.0 + 10f64.powf((draw_elo - elo) / 400.0));
+            let l = 1.0 / (1.0 + 10f64.powf((draw_elo + elo) / 400.0));
+            (w, 1.0 - w - l, l)
+        };
+        let (p0, p1) = (probabilities(0.0), probabilities(20.0));
+        let expected =
+            30.0 * (p1.0 / p0.0).ln() + 50.0 * (p1.1 / p0.1).ln() + 20.0 * (p1.2 / p0.2).ln();
+        let sprt = Sprt::new(0.0, 20.0, 0.05, 0.05)
+            .unwrap()
+            .with_model(SprtModel::Bayesian);
+        assert!((sprt.llr_trinomial(&t) - expected).abs() < 1e-9);
+        assert!(expected > 0.0);
+        // Nothing to say without a win, a loss and a draw; pairs are not read.
+        let no_draws = Trinomial { draws: 0, ..t };
+        assert_eq!(sprt.llr_trinomial(&no_draws), 0.0);
+        assert_eq!(sprt.llr_pentanomial(&Pentanomial([1, 2, 3, 4, 5])), 0.0);
+        assert!(!sprt.uses_pairs());
+        assert_eq!(SprtModel::parse("logistic"), Ok(SprtModel::Logistic));
+        assert!(SprtModel::parse("gaussian").is_err());
     }
 
     #[test]
