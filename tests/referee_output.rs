@@ -160,9 +160,15 @@ fn fault_lines_count_each_kind_of_fault() {
             "{layout}"
         );
     }
-    // A disconnect (exit status 0 at go), a stall and a time forfeit.
-    let output = mock_match(&["--behaviour=exit-on-go"], "-rounds 1 -games 2 -recover");
-    assert!(fault_line(&output, "B").contains("crashes 0, illegal moves 0, disconnects 2,"));
+    // A disconnect (`true` ends at once, with status 0), a stall and a time forfeit.
+    let mut args = mock("A", 1, &[]);
+    args.extend(words("-engine cmd=true name=B -each depth=1 -rounds 1 -games 2 -recover"));
+    let output = referee(&args);
+    assert!(
+        fault_line(&output, "B").contains("crashes 0, illegal moves 0, disconnects 2,"),
+        "{}",
+        stdout(&output)
+    );
     let output = mock_match(&["--behaviour=stall", "--after=1"], "-rounds 1 -games 2 -recover");
     assert!(fault_line(&output, "B").ends_with("disconnects 0, stalls 2"), "{}", stdout(&output));
     let output = mock_match(
