@@ -8,7 +8,8 @@ use referee_reports_support::*;
 fn after_timestamp(line: &str) -> Option<&str> {
     let (stamp, rest) = line.split_once(' ')?;
     let bytes = stamp.as_bytes();
-    let digits = |range: std::ops::Range<usize>| range.into_iter().all(|i| bytes[i].is_ascii_digit());
+    let digits =
+        |range: std::ops::Range<usize>| range.into_iter().all(|i| bytes[i].is_ascii_digit());
     let shaped = bytes.len() == 24
         && digits(0..4)
         && bytes[4] == b'-'
@@ -35,16 +36,30 @@ fn the_log_has_every_engine_line_timestamped() {
         .lines()
         .map(|line| after_timestamp(line).unwrap_or_else(|| panic!("no timestamp: {line}")))
         .collect();
-    for expected in ["A < uci", "A > uciok", "B < uci", "A < isready", "A > readyok"] {
+    for expected in [
+        "A < uci",
+        "A > uciok",
+        "B < uci",
+        "A < isready",
+        "A > readyok",
+    ] {
         assert!(bodies.contains(&expected), "{expected} missing:\n{text}");
     }
     let count = |prefix: &str| bodies.iter().filter(|b| b.starts_with(prefix)).count();
     // Every move the games record was asked with a go and answered with a bestmove.
-    assert!(count("A < go ") >= 2 && count("A > bestmove ") == count("A < go "), "{text}");
-    assert!(count("B < go ") > count("B > bestmove "), "the crashes: {text}");
+    assert!(
+        count("A < go ") >= 2 && count("A > bestmove ") == count("A < go "),
+        "{text}"
+    );
+    assert!(
+        count("B < go ") > count("B > bestmove "),
+        "the crashes: {text}"
+    );
     // The referee's own message about the restart, at level info.
     assert!(
-        bodies.iter().any(|b| b.starts_with("INFO referee: B: unusable after game")),
+        bodies
+            .iter()
+            .any(|b| b.starts_with("INFO referee: B: unusable after game")),
         "{text}"
     );
     // At level error that message is not copied (the engine lines still are).
@@ -56,14 +71,20 @@ fn the_log_has_every_engine_line_timestamped() {
     )));
     assert!(referee(&args).status.success());
     let text = std::fs::read_to_string(&quiet).unwrap();
-    assert!(text.contains(" A < uci\n") && !text.contains("INFO referee:"), "{text}");
+    assert!(
+        text.contains(" A < uci\n") && !text.contains("INFO referee:"),
+        "{text}"
+    );
 }
 
 #[test]
 fn bad_log_settings_are_clear_errors() {
     let dir = temp_dir("badlog");
     for (log, needle) in [
-        (format!("file={} level=loud", path(&dir, "a.log")), "invalid -log level \"loud\""),
+        (
+            format!("file={} level=loud", path(&dir, "a.log")),
+            "invalid -log level \"loud\"",
+        ),
         ("level=info".to_string(), "-log needs file=FILE"),
         (
             format!("file={}", path(&dir, "missing-dir/a.log")),
@@ -84,15 +105,23 @@ fn show_latency_prints_per_game_and_summary_lines() {
     // Our engine reports its thinking time; the mock does not.
     let mut args = engine("ours", "depth=2");
     args.extend(mock("M", 2, &[]));
-    args.extend(words("-each depth=2 -seed 5 -rounds 1 -games 2 -maxplies 30 -show-latency"));
+    args.extend(words(
+        "-each depth=2 -seed 5 -rounds 1 -games 2 -maxplies 30 -show-latency",
+    ));
     let output = referee(&args);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     let lines: Vec<&str> = text.lines().collect();
     for game in [1, 2] {
         let ours = format!("Latency of ours in game {game}: ");
-        let line = lines.iter().find(|l| l.starts_with(&ours)).unwrap_or_else(|| panic!("{text}"));
-        assert!(line.contains(" moves, mean ") && line.contains(" ms, max "), "{line}");
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with(&ours))
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(
+            line.contains(" moves, mean ") && line.contains(" ms, max "),
+            "{line}"
+        );
         let mock_line = format!("Latency of M in game {game}: no reported think times (");
         assert!(lines.iter().any(|l| l.starts_with(&mock_line)), "{text}");
     }
@@ -104,7 +133,9 @@ fn show_latency_prints_per_game_and_summary_lines() {
     // Without the flag, no latency lines.
     let mut args = engine("ours", "depth=2");
     args.extend(mock("M", 2, &[]));
-    args.extend(words("-each depth=2 -seed 5 -rounds 1 -games 2 -maxplies 30"));
+    args.extend(words(
+        "-each depth=2 -seed 5 -rounds 1 -games 2 -maxplies 30",
+    ));
     let output = referee(&args);
     assert!(!stdout(&output).contains("Latency of"));
 }

@@ -39,13 +39,17 @@ fn cutechess_layout_prints_cutechess_lines() {
     assert_eq!(count("...      White vs Black: "), 2);
     assert_eq!(count("Elo difference: "), 2);
     assert_eq!(count("SPRT: llr "), 2);
-    assert!(lines.iter().any(|l| l.ends_with(", lbound -2.94, ubound 2.94")), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.ends_with(", lbound -2.94, ubound 2.94")),
+        "{lines:?}"
+    );
     assert_eq!(lines.last().map(String::as_str), Some("Finished match"));
     // The score line's counts add up.
     let last = lines
         .iter()
-        .filter(|l| l.starts_with("Score of A vs B: "))
-        .next_back()
+        .rfind(|l| l.starts_with("Score of A vs B: "))
         .unwrap();
     let numbers: Vec<u64> = last["Score of A vs B: ".len()..]
         .split(|c: char| !c.is_ascii_digit())
@@ -85,17 +89,26 @@ fn fastchess_layout_prints_fastchess_blocks() {
     assert!(text.contains(", nElo: "), "{text}");
     assert!(text.contains(" (-2.94, 2.94) [0.00, 10.00]"), "{text}");
     assert_eq!(
-        lines.iter().filter(|l| l.as_str() == "-".repeat(50)).count(),
+        lines
+            .iter()
+            .filter(|l| l.as_str() == "-".repeat(50))
+            .count(),
         2
     );
     assert!(!text.contains("Score of "), "{text}");
-    assert_eq!(lines.last().map(String::as_str), Some("Tournament finished"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Tournament finished")
+    );
 }
 
 #[test]
 fn score_interval_prints_the_score_line() {
     let score_lines = |extra: &str| {
-        let output = mock_match(&[], &format!("-rounds 2 -games 2 -ratinginterval 0 {extra}"));
+        let output = mock_match(
+            &[],
+            &format!("-rounds 2 -games 2 -ratinginterval 0 {extra}"),
+        );
         assert!(output.status.success(), "{}", stderr(&output));
         lines(&output)
             .iter()
@@ -113,14 +126,21 @@ fn score_interval_prints_the_score_line() {
 
 #[test]
 fn referee_layout_has_nelo_and_sprt_models() {
-    let output = mock_match(&[], "-rounds 2 -games 2 -sprt elo0=0 elo1=10 model=logistic");
+    let output = mock_match(
+        &[],
+        "-rounds 2 -games 2 -sprt elo0=0 elo1=10 model=logistic",
+    );
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     assert!(text.contains(", nElo: "), "{text}");
     assert!(text.contains("SPRT: llr "), "{text}");
     let output = mock_match(&[], "-sprt elo0=0 elo1=10 model=gaussian");
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("invalid sprt model \"gaussian\""), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("invalid sprt model \"gaussian\""),
+        "{}",
+        stderr(&output)
+    );
 }
 
 /// The fault line of `name` in the output.
@@ -162,18 +182,31 @@ fn fault_lines_count_each_kind_of_fault() {
     }
     // A disconnect (`true` ends at once, with status 0), a stall and a time forfeit.
     let mut args = mock("A", 1, &[]);
-    args.extend(words("-engine cmd=true name=B -each depth=1 -rounds 1 -games 2 -recover"));
+    args.extend(words(
+        "-engine cmd=true name=B -each depth=1 -rounds 1 -games 2 -recover",
+    ));
     let output = referee(&args);
     assert!(
         fault_line(&output, "B").contains("crashes 0, illegal moves 0, disconnects 2,"),
         "{}",
         stdout(&output)
     );
-    let output = mock_match(&["--behaviour=stall", "--after=1"], "-rounds 1 -games 2 -recover");
-    assert!(fault_line(&output, "B").ends_with("disconnects 0, stalls 2"), "{}", stdout(&output));
+    let output = mock_match(
+        &["--behaviour=stall", "--after=1"],
+        "-rounds 1 -games 2 -recover",
+    );
+    assert!(
+        fault_line(&output, "B").ends_with("disconnects 0, stalls 2"),
+        "{}",
+        stdout(&output)
+    );
     let output = mock_match(
         &["--behaviour=late", "--delay-ms=150"],
         "-rounds 1 -games 2 -each st=0.05 timemargin=0",
     );
-    assert!(fault_line(&output, "B").starts_with("Faults of B: timeouts 2,"), "{}", stdout(&output));
+    assert!(
+        fault_line(&output, "B").starts_with("Faults of B: timeouts 2,"),
+        "{}",
+        stdout(&output)
+    );
 }

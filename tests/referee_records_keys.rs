@@ -24,7 +24,11 @@ fn match_args(outputs: &[String]) -> Vec<String> {
 #[test]
 fn every_key_is_written_and_read_back_from_both_formats() {
     let dir = temp_dir("keys");
-    let (pgn, json, epd) = (path(&dir, "g.pgn"), path(&dir, "g.jsonl"), path(&dir, "end.epd"));
+    let (pgn, json, epd) = (
+        path(&dir, "g.pgn"),
+        path(&dir, "g.jsonl"),
+        path(&dir, "end.epd"),
+    );
     let mut outputs = vec!["-pgnout".to_string(), format!("file={pgn}")];
     outputs.extend(words(KEYS));
     outputs.extend(["-jsonout".to_string(), format!("file={json}")]);
@@ -33,7 +37,16 @@ fn every_key_is_written_and_read_back_from_both_formats() {
     let output = referee(&match_args(&outputs));
     assert!(output.status.success(), "{}", stderr(&output));
     let text = std::fs::read_to_string(&pgn).unwrap();
-    for key in [", tl=", ", latency=", ", n=", ", sd=", ", nps=", ", hashfull=", ", tbhits=", ", pv=\""] {
+    for key in [
+        ", tl=",
+        ", latency=",
+        ", n=",
+        ", sd=",
+        ", nps=",
+        ", hashfull=",
+        ", tbhits=",
+        ", pv=\"",
+    ] {
         assert!(text.contains(key), "{key} missing in {text}");
     }
     let from_pgn = read_records(&pgn).unwrap();
@@ -58,7 +71,11 @@ fn every_key_is_written_and_read_back_from_both_formats() {
             assert!(left > 50_000 && left <= 100_000, "{left}");
             // Latency: measured minus reported, at most the measured time.
             let latency = details.latency_ms.unwrap();
-            assert!(latency <= x.time_ms.unwrap() as i64, "{latency} {:?}", x.time_ms);
+            assert!(
+                latency <= x.time_ms.unwrap() as i64,
+                "{latency} {:?}",
+                x.time_ms
+            );
         }
     }
     // Final positions: one line per game, the record's last position, its result.
@@ -94,7 +111,10 @@ fn every_key_is_written_and_read_back_from_both_formats() {
     let again = read_records(&merged).unwrap();
     for (a, b) in again.iter().zip(&from_json) {
         let details = |r: &baghchal::referee::record::GameRecord| {
-            r.moves.iter().map(|m| m.details.clone()).collect::<Vec<_>>()
+            r.moves
+                .iter()
+                .map(|m| m.details.clone())
+                .collect::<Vec<_>>()
         };
         assert_eq!(details(a), details(b));
     }
@@ -104,11 +124,16 @@ fn every_key_is_written_and_read_back_from_both_formats() {
 fn minimal_records_are_read_by_merge_and_resume() {
     let dir = temp_dir("min");
     let (pgn, json) = (path(&dir, "min.pgn"), path(&dir, "min.jsonl"));
-    let outputs = words(&format!("-pgnout {pgn} min=true -jsonout file={json} min=true"));
+    let outputs = words(&format!(
+        "-pgnout {pgn} min=true -jsonout file={json} min=true"
+    ));
     let output = referee(&match_args(&outputs));
     assert!(output.status.success(), "{}", stderr(&output));
     let text = std::fs::read_to_string(&pgn).unwrap();
-    assert!(!text.contains("TimeControl") && !text.contains("s}"), "{text}");
+    assert!(
+        !text.contains("TimeControl") && !text.contains("s}"),
+        "{text}"
+    );
     let json_text = std::fs::read_to_string(&json).unwrap();
     assert!(!json_text.contains("time_ms") && !json_text.contains("\"reason\""));
     let from_pgn = read_records(&pgn).unwrap();
@@ -131,8 +156,16 @@ fn minimal_records_are_read_by_merge_and_resume() {
     resume.push("-resume".to_string());
     let output = referee(&match_args(&resume));
     assert!(output.status.success(), "{}", stderr(&output));
-    assert!(stderr(&output).contains("resuming: 2 games already recorded"), "{}", stderr(&output));
-    assert!(!stdout(&output).contains("Started game"), "{}", stdout(&output));
+    assert!(
+        stderr(&output).contains("resuming: 2 games already recorded"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(
+        !stdout(&output).contains("Started game"),
+        "{}",
+        stdout(&output)
+    );
     assert_eq!(read_records(&json).unwrap().len(), 2);
 }
 

@@ -96,9 +96,11 @@ impl ReportArgs {
                 "referee" => OutputFormat::Referee,
                 "cutechess" => OutputFormat::Cutechess,
                 "fastchess" => OutputFormat::Fastchess,
-                _ => return Err(format!(
+                _ => {
+                    return Err(format!(
                     "invalid -output format \"{value}\": expected referee, cutechess or fastchess"
-                )),
+                ))
+                }
             };
         }
         Ok(format)

@@ -66,11 +66,6 @@ impl RecordKeys {
             _ => return None,
         })
     }
-
-    /// Whether `key` is kept in full (not minimal) records.
-    pub fn keeps(self, key: fn(&RecordKeys) -> bool) -> bool {
-        !self.min && key(&self)
-    }
 }
 
 /// A record file and what it keeps.
@@ -166,11 +161,6 @@ mod tests {
             .unwrap()
             .unwrap();
         assert!(min.keys.min && !min.keys.nodes);
-        assert!(!RecordKeys {
-            min: true,
-            ..RecordKeys::all()
-        }
-        .keeps(|k| k.nodes));
         for (bad, needle) in [
             ("file=a nodez=true", "unknown -pgnout key \"nodez\""),
             ("file=a nodes=yes", "invalid -pgnout nodes \"yes\""),
