@@ -1,6 +1,7 @@
-//! Match statistics: Elo estimates with 95% error bars and likelihood of superiority from
-//! trinomial (win/loss/draw) or pentanomial (game-pair) results, and the sequential probability
-//! ratio test (SPRT) in normalized Elo, as fastchess and fishtest compute them.
+//! Match statistics: Elo and normalized Elo (nElo) estimates with 95% error bars and likelihood
+//! of superiority from trinomial (win/loss/draw) or pentanomial (game-pair) results, and the
+//! sequential probability ratio test (SPRT) in normalized, logistic or Bayes Elo, as fastchess,
+//! fishtest and cutechess-cli compute them.
 //!
 //! Everything here is pure arithmetic on counts: no formatting, no I/O. Scores are in points per
 //! game (win 1, draw 1/2, loss 0) from the first engine's point of view.
