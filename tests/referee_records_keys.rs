@@ -181,7 +181,10 @@ fn bad_record_keys_are_clear_errors() {
             format!("-jsonout file={} pv=maybe", path(&dir, "a.jsonl")),
             "invalid -jsonout pv \"maybe\"",
         ),
-        ("-epdout size=3".to_string(), "unknown -epdout key \"size\""),
+        (
+            format!("-epdout file={} size=3", path(&dir, "e.epd")),
+            "unknown -epdout key \"size\"",
+        ),
     ] {
         let output = referee(&match_args(&words(&outputs)));
         assert_eq!(output.status.code(), Some(2), "{outputs}");

@@ -54,7 +54,8 @@ pub struct LogSettings {
     pub level: log::LevelFilter,
 }
 
-/// Splits `key=value` tokens; a token without `=` is the value of `bare`.
+/// Splits `key=value` tokens; a token without `=`, or a first token whose part before `=` is
+/// no key (a file name with a `=`), is the value of `bare`.
 fn pairs<'a>(
     tokens: &'a [String],
     option: &str,
@@ -63,13 +64,14 @@ fn pairs<'a>(
 ) -> Result<Vec<(&'a str, &'a str)>, String> {
     tokens
         .iter()
-        .map(|token| match token.split_once('=') {
+        .enumerate()
+        .map(|(index, token)| match token.split_once('=') {
             Some((key, value)) if keys.contains(&key) => Ok((key, value)),
-            Some((key, _)) => Err(format!(
+            Some((key, _)) if index > 0 => Err(format!(
                 "unknown -{option} key \"{key}\": expected {}",
                 keys.join(" or ")
             )),
-            None => Ok((bare, token.as_str())),
+            _ => Ok((bare, token.as_str())),
         })
         .collect()
 }
@@ -182,11 +184,13 @@ mod tests {
         assert_eq!(args.format(), Ok(OutputFormat::Fastchess));
         args.output = strings("format=json");
         assert!(args.format().unwrap_err().contains("\"json\""));
-        args.output = strings("style=cutechess");
+        args.output = strings("format=cutechess style=plain");
         assert!(args
             .format()
             .unwrap_err()
             .contains("unknown -output key \"style\""));
+        args.output = strings("style=cutechess");
+        assert!(args.format().unwrap_err().contains("\"style=cutechess\""));
         args.epdout = strings("file=end.epd");
         assert_eq!(args.epd_file(), Ok(Some("end.epd".to_string())));
         args.log = strings("file=m.log level=trace");

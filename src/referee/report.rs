@@ -265,11 +265,11 @@ pub fn score_lines_with_llr(tally: &Tally, sprt: Option<(&Sprt, f64)>) -> Vec<St
         )),
         None => lines.push(format!("Ptnml(0-2): [{counts}]")),
     }
+    lines.push(tally.faults[0].line(&tally.first));
+    lines.push(tally.faults[1].line(&tally.second));
     if let Some((sprt, llr)) = sprt {
         lines.push(sprt_line(llr, sprt));
     }
-    lines.push(tally.faults[0].line(&tally.first));
-    lines.push(tally.faults[1].line(&tally.second));
     lines
 }
 

@@ -98,10 +98,16 @@ pub fn parse_record_output(
         }
         Ok(())
     };
-    for token in tokens {
-        let Some((key, value)) = token.split_once('=') else {
-            set_file(token)?;
-            continue;
+    for (index, token) in tokens.iter().enumerate() {
+        // A first token that is not a known key is the file, even with a `=` in its name.
+        let known =
+            |key: &str| key == "file" || key == "notation" || RecordKeys::NAMES.contains(&key);
+        let (key, value) = match token.split_once('=') {
+            Some((key, value)) if index > 0 || known(key) => (key, value),
+            _ => {
+                set_file(token)?;
+                continue;
+            }
         };
         match key {
             "file" => set_file(value)?,
@@ -150,6 +156,14 @@ mod tests {
             .unwrap();
         assert_eq!(plain.file, "games.pgn");
         assert_eq!(plain.keys, RecordKeys::default());
+        // A path with a `=` in it.
+        let odd = parse_record_output(&tokens("/tmp/run-seed=3.pgn nodes=true"), "pgnout")
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (odd.file.as_str(), odd.keys.nodes),
+            ("/tmp/run-seed=3.pgn", true)
+        );
         let keyed = parse_record_output(
             &tokens("file=g.pgn notation=san nodes=true seldepth=true nps=true hashfull=true tbhits=true pv=true timeleft=true latency=true"),
             "pgnout",
@@ -163,6 +177,7 @@ mod tests {
         assert!(min.keys.min && !min.keys.nodes);
         for (bad, needle) in [
             ("file=a nodez=true", "unknown -pgnout key \"nodez\""),
+            ("a=b.pgn c=d", "unknown -pgnout key \"c\""),
             ("file=a nodes=yes", "invalid -pgnout nodes \"yes\""),
             ("nodes=true", "needs file=FILE"),
             ("a b", "more than one file"),
