@@ -29,7 +29,12 @@ const EXIT_SPRT_H1: u8 = 11;
 const EXIT_INCOMPLETE: u8 = 12;
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let stderr_logger =
+        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).build();
+    // Messages go to stderr and, while a match with -log runs, to its log file too.
+    if let Err(error) = baghchal::referee::wire_log::TeeLogger::install(stderr_logger) {
+        eprintln!("referee: cannot install the logger: {error}");
+    }
     let cli = parse_cli(std::env::args().collect()).unwrap_or_else(|error| error.exit());
     let stop = Arc::new(AtomicBool::new(false));
     let handler_flag = Arc::clone(&stop);

@@ -12,7 +12,7 @@ use super::worker::Job;
 use crate::referee::engine_process::SearchReply;
 use crate::referee::game::outcome_reason;
 use crate::referee::outcome::{GameResult, Termination, Verdict};
-use crate::referee::record::{GameRecord, RecordedMove};
+use crate::referee::record::{GameRecord, MoveDetails, RecordedMove};
 use crate::referee::time_control::{Clock, Limits};
 use crate::{Game, Move, Position, Side};
 use serde_json::json;
@@ -234,6 +234,7 @@ impl Session {
                     depth: None,
                     time_ms: Some(u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX)),
                     allowed_ms: None,
+                    details: MoveDetails::default(),
                 });
                 self.cursor = self.game.ply();
                 self.after_change();
@@ -374,6 +375,7 @@ impl Session {
                     depth: reply.depth,
                     time_ms: Some(u64::try_from(reply.elapsed.as_millis()).unwrap_or(u64::MAX)),
                     allowed_ms: None,
+                    details: MoveDetails::default(),
                 });
                 self.cursor = self.game.ply();
                 self.after_change();

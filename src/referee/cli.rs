@@ -159,7 +159,7 @@ pub struct MergeArgs {
     /// Also write the merged games as JSON lines.
     #[arg(long)]
     pub jsonout: Option<String>,
-    /// SPRT: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05].
+    /// SPRT: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic|bayesian].
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
 }

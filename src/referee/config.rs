@@ -114,7 +114,7 @@ pub fn effective_args(
     // The seed actually used goes into the file, so that a resumed run has the same schedule.
     settings.seed = settings.seed.or_else(|| Some(clock_seed()));
     let mut saved = settings.clone();
-    saved.resume = settings.jsonout.is_some() || settings.pgnout.is_some();
+    saved.resume = !settings.jsonout.is_empty() || !settings.pgnout.is_empty();
     Ok((
         settings,
         Some(Autosave {

@@ -11,10 +11,13 @@
 //! logged and dropped, never taken as an answer.
 
 use super::process::{kill_group_and_reap, peek_exit, ExitReason};
+use super::search_info::InfoFields;
+use super::wire_log::{Direction, MatchLog};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How to start an engine.
@@ -122,6 +125,8 @@ pub struct SearchReply {
     pub score: Option<Score>,
     /// The last depth seen in an `info` line.
     pub depth: Option<u32>,
+    /// The other figures of the `info` lines (nodes, pv, the engine's own time, ...).
+    pub info: InfoFields,
     /// Time from sending `go` to reading `bestmove` (for an answer to `stop` after the deadline:
     /// still from `go`).
     pub elapsed: Duration,
@@ -222,6 +227,8 @@ pub struct EngineProcess {
     stale_lines: u64,
     /// Sees every line read from the engine (see [`EngineProcess::set_line_observer`]).
     observer: Option<LineObserver>,
+    /// The match log that every line to and from the engine is written to (`-log`).
+    wire_log: Option<Arc<MatchLog>>,
 }
 
 /// A callback that sees every line read from an engine, e.g. to show its `info` lines live.
@@ -298,6 +305,7 @@ impl EngineProcess {
             reaped: false,
             stale_lines: 0,
             observer: None,
+            wire_log: None,
         })
     }
 
@@ -341,12 +349,20 @@ impl EngineProcess {
         self.observer = observer;
     }
 
+    /// Writes every line sent to and read from the engine from now on to `log` (`-log`).
+    pub fn set_wire_log(&mut self, log: Option<Arc<MatchLog>>) {
+        self.wire_log = log;
+    }
+
     /// Sends one line.
     ///
     /// # Errors
     /// [`EngineError::Exited`] or [`EngineError::Disconnected`] when the pipe is closed.
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
         log::trace!("{} < {line}", self.name);
+        if let Some(wire) = &self.wire_log {
+            wire.engine_line(&self.name, Direction::ToEngine, line);
+        }
         let written = match self.stdin.as_mut() {
             Some(stdin) => writeln!(stdin, "{line}").and_then(|()| stdin.flush()),
             None => return Err(EngineError::Disconnected),
@@ -384,6 +400,9 @@ impl EngineProcess {
             match self.output.recv_timeout((deadline - now).min(POLL)) {
                 Ok(Output::Line(line)) => {
                     log::trace!("{} > {line}", self.name);
+                    if let Some(wire) = &self.wire_log {
+                        wire.engine_line(&self.name, Direction::FromEngine, &line);
+                    }
                     if let Some(observer) = &mut self.observer {
                         observer(&line);
                     }
@@ -394,7 +413,12 @@ impl EngineProcess {
                     if let Some(reason) = self.exit_reason() {
                         // What it wrote before it ended may still be on its way.
                         return match self.output.recv_timeout(EXIT_DRAIN) {
-                            Ok(Output::Line(line)) => Ok(line),
+                            Ok(Output::Line(line)) => {
+                                if let Some(wire) = &self.wire_log {
+                                    wire.engine_line(&self.name, Direction::FromEngine, &line);
+                                }
+                                Ok(line)
+                            }
                             _ => Err(EngineError::Exited(reason)),
                         };
                     }
@@ -531,6 +555,7 @@ impl EngineProcess {
         interrupt: &AtomicBool,
     ) -> Result<SearchReply, EngineError> {
         let (mut score, mut depth) = (None, None);
+        let mut info = InfoFields::default();
         loop {
             let line = self.read_line(deadline, waiting_for, started, interrupt)?;
             let mut tokens = line.split_whitespace();
@@ -541,6 +566,7 @@ impl EngineProcess {
                         best_move: tokens.next().unwrap_or("").to_string(),
                         score,
                         depth,
+                        info,
                         elapsed: started.elapsed(),
                     });
                 }
@@ -548,6 +574,7 @@ impl EngineProcess {
                     let (new_score, new_depth) = parse_info(&line);
                     score = new_score.or(score);
                     depth = new_depth.or(depth);
+                    info.update(&line);
                 }
                 _ => {}
             }

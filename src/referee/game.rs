@@ -5,7 +5,7 @@ use super::adjudication::{adjudicate, capitalized, Adjudication};
 use super::engine_process::{EngineError, EngineProcess, SearchReply, Timeouts};
 use super::openings::Opening;
 use super::outcome::{judge, leaves_engine_usable, Deadline, GameResult, Termination, Verdict};
-use super::record::{today, GameRecord, RecordedMove, TimeUse};
+use super::record::{today, GameRecord, MoveDetails, RecordedMove, TimeUse};
 use super::spec::EngineSpec;
 use super::tb_adjudication::TbAdjudicator;
 use super::time_control::{Clock, Limits};
@@ -361,6 +361,7 @@ pub fn play_game_observed(
                 if let Some(clock) = &mut clocks[side.index()] {
                     clock.charge(reply.elapsed, limits.margin);
                 }
+                let time_left = clocks[side.index()].as_ref().map(|c| millis(c.remaining()));
                 game.play_unchecked(mv);
                 moves.push(RecordedMove {
                     mv,
@@ -369,6 +370,7 @@ pub fn play_game_observed(
                     depth: reply.depth,
                     time_ms: Some(millis(reply.elapsed)),
                     allowed_ms: allowed.map(millis),
+                    details: MoveDetails::of(&reply.info, millis(reply.elapsed), time_left),
                 });
                 observer.moved(&game, moves.last().expect("just pushed"));
                 if let Some(score) = reply.score {

@@ -1,7 +1,7 @@
 //! The key=value groups that follow `-sprt`, `-draw`, `-resign` and `-openings`.
 
 use super::adjudication::{DrawRule, ResignRule};
-use super::stats::Sprt;
+use super::stats::{Sprt, SprtModel};
 
 /// Splits `key=value` tokens, rejecting unknown keys.
 fn key_values<'a>(
@@ -33,7 +33,7 @@ fn number<T: std::str::FromStr>(option: &str, key: &str, value: &str) -> Result<
         .map_err(|_| format!("invalid --{option} {key} \"{value}\""))
 }
 
-/// Reads `--sprt elo0=.. elo1=.. alpha=.. beta=..`; None when not given.
+/// Reads `--sprt elo0=.. elo1=.. alpha=.. beta=.. model=..`; None when not given.
 ///
 /// # Errors
 /// A message quoting the bad token.
@@ -42,7 +42,13 @@ pub fn parse_sprt(tokens: &[String]) -> Result<Option<Sprt>, String> {
         return Ok(None);
     }
     let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
-    for (key, value) in key_values(tokens, "sprt", &["elo0", "elo1", "alpha", "beta"])? {
+    let mut model = SprtModel::Normalized;
+    let keys = ["elo0", "elo1", "alpha", "beta", "model"];
+    for (key, value) in key_values(tokens, "sprt", &keys)? {
+        if key == "model" {
+            model = SprtModel::parse(value)?;
+            continue;
+        }
         let parsed: f64 = number("sprt", key, value)?;
         match key {
             "elo0" => elo0 = Some(parsed),
@@ -54,7 +60,7 @@ pub fn parse_sprt(tokens: &[String]) -> Result<Option<Sprt>, String> {
     let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
         return Err("--sprt needs elo0= and elo1=".to_string());
     };
-    Sprt::new(elo0, elo1, alpha, beta).map(Some)
+    Sprt::new(elo0, elo1, alpha, beta).map(|sprt| Some(sprt.with_model(model)))
 }
 
 /// Reads `--draw movenumber=.. movecount=.. score=..`.
@@ -190,6 +196,13 @@ mod tests {
             .unwrap_err()
             .contains("\"x\""));
         assert!(parse_sprt(&args("elo0=0")).unwrap_err().contains("elo1"));
+        let bayesian = parse_sprt(&args("elo0=0 elo1=5 model=bayesian"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(bayesian.model, SprtModel::Bayesian);
+        assert!(parse_sprt(&args("elo0=0 elo1=5 model=gaussian"))
+            .unwrap_err()
+            .contains("\"gaussian\""));
         let draw = parse_draw(&args("movenumber=40 movecount=8 score=10"))
             .unwrap()
             .unwrap();

@@ -1,6 +1,7 @@
 //! The match options (`referee [match options]`), in their own module as the longest part of
 //! the command line. They are also the schema of the `-config` file ([`super::config`]).
 
+use super::cli_reports::ReportArgs;
 use super::schedule::{Shard, Tournament};
 use super::tb_adjudication::TbResults;
 use crate::cli::RulesArgs;
@@ -65,15 +66,25 @@ pub struct MatchArgs {
     /// Seed for opening order (printed on every run; default: from the clock).
     #[arg(long, alias = "srand")]
     pub seed: Option<u64>,
-    /// SPRT: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] (normalized Elo); stops when decided.
+    /// SPRT: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic|bayesian]
+    /// (default normalized Elo); stops when decided.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
-    /// Write the PGN-like game records here (appended); `file=FILE` works too.
-    #[arg(long, value_name = "FILE")]
-    pub pgnout: Option<String>,
-    /// Write one JSON line per game here (appended).
-    #[arg(long, value_name = "FILE")]
-    pub jsonout: Option<String>,
+    // --- Records and reports (read through `pgn_output`/`json_output` in super::cli_reports) ---
+    /// Write the PGN-like game records (appended): FILE or file=FILE, then per-move keys as
+    /// fastchess's: nodes=true seldepth=true nps=true hashfull=true tbhits=true pv=true
+    /// timeleft=true latency=true, or min=true for minimal records.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub pgnout: Vec<String>,
+    /// Write one JSON line per game (appended): FILE or file=FILE, and the same keys as
+    /// --pgnout.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub jsonout: Vec<String>,
+    /// Final positions, console layout, score interval, match log, latencies (their keys sit
+    /// at the top level of a config file, like every other option's).
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub reports: ReportArgs,
     /// Skip the games already in the record files (--jsonout, else --pgnout) and go on.
     #[arg(long)]
     pub resume: bool,
@@ -116,7 +127,7 @@ pub struct MatchArgs {
         value_name = "RESULTS"
     )]
     pub tbadjudicate: Option<TbResults>,
-    /// Print the score block every N games.
+    /// Print the score block (Elo, nElo, SPRT, faults) every N games (0: at the end only).
     #[arg(long, default_value_t = 10)]
     pub ratinginterval: u64,
     /// Event tag of the records.

@@ -5,6 +5,7 @@
 use super::cli::MergeArgs;
 use super::console::Console;
 use super::groups::parse_sprt;
+use super::record::keys::RecordKeys;
 use super::record::{json, pgn, read_records, GameRecord};
 use super::report::{ranking_lines, score_lines, score_lines_with_llr, Standings};
 use super::stats::{Sprt, SprtResult};
@@ -170,10 +171,21 @@ pub fn write_outputs(args: &MergeArgs, records: &[GameRecord]) -> Result<(), Str
             None => Ok(()),
         }
     };
-    write(&args.pgnout, records.iter().map(pgn::write_game).collect())?;
+    // Every figure the records hold is kept.
+    let keys = RecordKeys::all();
+    write(
+        &args.pgnout,
+        records
+            .iter()
+            .map(|r| pgn::write_game_with(r, &keys))
+            .collect(),
+    )?;
     write(
         &args.jsonout,
-        records.iter().map(|r| json::write_line(r) + "\n").collect(),
+        records
+            .iter()
+            .map(|r| json::write_line_with(r, &keys) + "\n")
+            .collect(),
     )
 }
 

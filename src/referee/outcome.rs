@@ -275,6 +275,7 @@ mod tests {
             best_move: best_move.to_string(),
             score: None,
             depth: None,
+            info: Default::default(),
             elapsed: Duration::from_millis(elapsed_ms),
         })
     }

@@ -4,26 +4,26 @@
 use super::adjudication::Adjudication;
 use super::books::read_book;
 use super::cli::MatchArgs;
-use super::config::{effective_args, Autosave, RunState};
+use super::config::{effective_args, Autosave};
 use super::console::Console;
 use super::engine_process::Timeouts;
 use super::groups::{parse_draw, parse_openings_source, parse_resign, parse_sprt};
 use super::knockout::{bracket, bracket_lines};
+use super::match_output::{match_header, MatchOutput, RecordFile, ReportSettings};
 use super::openings::{builtin_openings, Opening, Order};
 use super::outcome::GameResult;
-use super::record::{json, pgn, GameRecord};
-use super::report::{finished_line, ranking_lines, score_lines, Standings};
+use super::record::keys::RecordOutput;
+use super::record::GameRecord;
 use super::resume::{check_resumed, drop_partial_tail, read_previous};
-use super::runner::{run_match, MatchConfig, RunEnd, Sink};
+use super::runner::{run_match, MatchConfig, RunEnd};
 use super::schedule::{check_tournament, schedule, ScheduleConfig, ScheduledGame, Tournament};
 use super::shard_end::{self, End, ShardEnd};
 use super::spec::{parse_engines, EngineSpec};
-use super::stats::Sprt;
 use super::tb_adjudication::{TbAdjudicator, TbResults};
-use super::timing::{engine_timing, timing_lines};
+use super::timing::engine_timing;
+use super::wire_log::MatchLog;
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -87,133 +87,6 @@ fn demo_engines() -> Result<Vec<Vec<String>>, String> {
     ])
 }
 
-/// Appends records to the output files, prints results, keeps the statistics.
-struct Output {
-    console: Console,
-    pgn: Option<File>,
-    json: Option<File>,
-    standings: Standings,
-    records: Vec<GameRecord>,
-    total_games: u64,
-    names: Vec<String>,
-    sprt: Option<Sprt>,
-    rating_interval: u64,
-    recover: bool,
-    fault: Option<String>,
-    io_error: Option<String>,
-    /// Games counted when each encounter's score block was last printed.
-    printed_at: Vec<u64>,
-    /// The `-config` file, rewritten after every game.
-    autosave: Option<Autosave>,
-}
-
-impl Output {
-    /// One live progress line on stderr when it is a terminal (rewritten in place).
-    fn progress(&mut self, index: usize) {
-        let tally = &self.standings.tallies[index];
-        let points = tally.total.wins as f64 + tally.total.draws as f64 / 2.0;
-        let games = tally.total.wins + tally.total.losses + tally.total.draws;
-        let text = format!(
-            "[{}/{}] {} vs {}: {points:.1} - {:.1}",
-            self.records.len(),
-            self.total_games,
-            tally.first,
-            tally.second,
-            games as f64 - points
-        );
-        self.console.progress(&text);
-    }
-
-    /// Rewrites the `-config` file with the run's state.
-    fn save_state(&self, status: &str) -> Result<(), String> {
-        let Some(autosave) = &self.autosave else {
-            return Ok(());
-        };
-        autosave.write(&RunState {
-            games_in_schedule: self.total_games,
-            games_recorded: self.records.len() as u64,
-            status: status.to_string(),
-        })
-    }
-
-    /// [`Output::save_state`] once games are under way: a failure is only a warning, since the
-    /// games themselves are in the records.
-    fn update_state(&self, status: &str) {
-        if let Err(error) = self.save_state(status) {
-            log::warn!("{error}");
-        }
-    }
-
-    fn print_scores(&mut self, index: usize) {
-        let with_sprt = if self.standings.tallies.len() == 1 {
-            self.sprt.as_ref()
-        } else {
-            None
-        };
-        for line in score_lines(&self.standings.tallies[index], with_sprt) {
-            self.console.line(&line);
-        }
-    }
-}
-
-impl Sink for Output {
-    fn started(&mut self, game: &ScheduledGame) {
-        let line = format!(
-            "Started game {} of {} ({} vs {})",
-            game.number, self.total_games, self.names[game.goat], self.names[game.tiger]
-        );
-        self.console.line(&line);
-    }
-
-    fn finished(&mut self, record: &GameRecord, unusable: Option<crate::Side>) -> bool {
-        self.console.line(&finished_line(record));
-        let mut write = |file: &mut Option<File>, text: String| {
-            if let Some(file) = file {
-                if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
-                    self.io_error = Some(format!("cannot write records: {e}"));
-                }
-            }
-        };
-        write(&mut self.pgn, pgn::write_game(record));
-        write(&mut self.json, json::write_line(record) + "\n");
-        let index = self.standings.add(record);
-        self.printed_at
-            .resize(self.standings.tallies.len(), u64::MAX);
-        self.records.push(record.clone());
-        self.update_state("running");
-        self.progress(index);
-        let tally = &self.standings.tallies[index];
-        let games = tally.total.wins + tally.total.losses + tally.total.draws;
-        if self.rating_interval > 0 && games.is_multiple_of(self.rating_interval) {
-            self.print_scores(index);
-            self.printed_at[index] = games;
-        }
-        if self.io_error.is_some() {
-            return false;
-        }
-        if let (Some(side), false) = (unusable, self.recover) {
-            self.fault = Some(format!(
-                "engine \"{}\" ({side}) lost game {} by {} and is unusable: {}; stopping (use --recover to restart such engines and go on)",
-                record.engine(side),
-                record.number,
-                record.termination,
-                record.reason
-            ));
-            return false;
-        }
-        if let (Some(sprt), 1) = (self.sprt, self.standings.tallies.len()) {
-            let tally = &self.standings.tallies[0];
-            let games = tally.total.wins + tally.total.losses + tally.total.draws;
-            if tally.open_pairs() == 0 && sprt.decide(tally.llr(&sprt)).is_some() {
-                self.print_scores(0);
-                self.printed_at[0] = games;
-                return false;
-            }
-        }
-        true
-    }
-}
-
 fn open_append(path: &Option<String>) -> Result<Option<File>, String> {
     path.as_ref()
         .map(|path| {
@@ -245,7 +118,8 @@ pub fn play(args: &MatchArgs, stop: &AtomicBool, console: Console) -> Result<Fin
     if let Some(autosave) = &autosave {
         log::info!("settings from and saved to \"{}\"", autosave.path());
     }
-    let (Some(shard), Some(records)) = (args.shard, &args.jsonout) else {
+    let json_path = args.json_output()?.map(|output| output.file);
+    let (Some(shard), Some(records)) = (args.shard, &json_path) else {
         return play_match(args, stop, console, &mut Counts::default(), autosave);
     };
     shard_end::clear(records)?;
@@ -346,10 +220,18 @@ fn play_match(
         .map(|dir| TbAdjudicator::open(dir, &rules, args.tbadjudicate))
         .transpose()?
         .map(Arc::new);
-    let pgn_path = args
-        .pgnout
-        .as_ref()
-        .map(|p| p.strip_prefix("file=").unwrap_or(p).to_string());
+    let pgn_output = args.pgn_output()?;
+    let json_output = args.json_output()?;
+    let pgn_path = pgn_output.as_ref().map(|o| o.file.clone());
+    let json_path = json_output.as_ref().map(|o| o.file.clone());
+    let reports = &args.reports;
+    let format = reports.format()?;
+    let score_interval = reports.score_interval()?;
+    let epd_path = reports.epd_file()?;
+    let match_log = match reports.log_settings()? {
+        Some(settings) => Some(MatchLog::open(&settings.file, settings.level)?),
+        None => None,
+    };
     let seed = args.seed.unwrap_or_else(clock_seed);
     let schedule_config = ScheduleConfig {
         engines: specs.len(),
@@ -371,7 +253,7 @@ fn play_match(
     };
     let knockout = args.tournament == Tournament::Knockout;
     let previous = if args.resume {
-        for (path, terminator) in [(&args.jsonout, "\n"), (&pgn_path, "\n\n")] {
+        for (path, terminator) in [(&json_path, "\n"), (&pgn_path, "\n\n")] {
             if let Some(path) = path {
                 drop_partial_tail(path, terminator)?;
             }
@@ -436,24 +318,36 @@ fn play_match(
             previous.len()
         ));
     }
-    let mut output = Output {
-        console,
-        pgn: open_append(&pgn_path)?,
-        json: open_append(&args.jsonout)?,
-        standings: Standings::of(&previous),
-        records: previous,
-        total_games: full.len() as u64,
-        names,
+    let settings = ReportSettings {
+        format,
         sprt,
         rating_interval: args.ratinginterval,
+        score_interval,
+        show_latency: reports.show_latency,
         recover: args.recover,
-        fault: None,
-        io_error: None,
-        printed_at: Vec::new(),
-        autosave,
+        header: match_header(&specs, source.file.as_deref()),
     };
-    output.printed_at = vec![u64::MAX; output.standings.tallies.len()];
+    let total_games = full.len() as u64;
+    let mut output = MatchOutput::new(console, previous, total_games, names, settings);
+    output.autosave = autosave;
+    let record_file = |output: &Option<RecordOutput>| -> Result<Option<RecordFile>, String> {
+        output
+            .as_ref()
+            .map(|o| {
+                Ok(RecordFile {
+                    file: open_append(&Some(o.file.clone()))?.expect("a path was given"),
+                    keys: o.keys,
+                })
+            })
+            .transpose()
+    };
+    output.pgn = record_file(&pgn_output)?;
+    output.json = record_file(&json_output)?;
+    output.epd = open_append(&epd_path)?;
     output.save_state("starting")?;
+    if let Some(log) = &match_log {
+        log.activate();
+    }
     let mut config = MatchConfig {
         specs,
         openings,
@@ -470,12 +364,16 @@ fn play_match(
         wait: Duration::from_millis(args.wait),
         event: args.event.clone(),
         site: args.site.clone(),
+        engine_log: match_log.clone(),
     };
     let end = if knockout {
         run_knockout(&mut config, &schedule_config, &mut output, stop)
     } else {
         run_match(&config, &mut output, stop)
     };
+    if match_log.is_some() {
+        MatchLog::deactivate();
+    }
     output.update_state(match (&end, &output.fault, &output.io_error) {
         (_, _, Some(_)) => "error",
         (_, Some(_), _) => "stopped",
@@ -483,28 +381,13 @@ fn play_match(
         _ => "complete",
     });
     counts.recorded = output.records.len() as u64;
-    output.console.end_progress();
-    for index in 0..output.standings.tallies.len() {
-        let tally = &output.standings.tallies[index];
-        let games = tally.total.wins + tally.total.losses + tally.total.draws;
-        if output.printed_at.get(index) != Some(&games) {
-            output.print_scores(index);
-        }
-    }
-    if output.standings.tallies.len() > 1 {
-        for line in ranking_lines(&output.records) {
-            output.console.line(&line);
-        }
-    }
-    if knockout {
+    let summary = if knockout {
         let games = bracket(&schedule_config, &results_of(&output.records));
-        for line in bracket_lines(&games, &output.names) {
-            output.console.line(&line);
-        }
-    }
-    for line in timing_lines(&output.records) {
-        output.console.line(&line);
-    }
+        bracket_lines(&games, &output.names)
+    } else {
+        Vec::new()
+    };
+    output.finish(&summary);
     let forfeits: u64 = engine_timing(&output.records)
         .iter()
         .map(|t| t.time_forfeits)
@@ -534,7 +417,7 @@ fn results_of(records: &[GameRecord]) -> HashMap<u64, GameResult> {
 fn run_knockout(
     config: &mut MatchConfig,
     schedule: &ScheduleConfig,
-    output: &mut Output,
+    output: &mut MatchOutput,
     stop: &AtomicBool,
 ) -> RunEnd {
     loop {

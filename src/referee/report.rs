@@ -1,5 +1,6 @@
 //! Tallies of finished games and the cutechess-style lines printed on stdout.
 
+use super::faults::FaultCounts;
 use super::record::GameRecord;
 use super::stats::{elo_pentanomial, elo_trinomial, Pentanomial, Sprt, SprtResult, Trinomial};
 use crate::Side;
@@ -24,6 +25,11 @@ pub struct Tally {
     open: BTreeMap<u64, f64>,
     /// Complete pairs by the first engine's pair score (0, 1/2, 1, 3/2, 2).
     complete: [u64; 5],
+    /// Complete pairs of one point made of a win and a loss (the rest of `complete[2]` are two
+    /// draws).
+    win_loss_pairs: u64,
+    /// Faults of the first and of the second engine.
+    pub faults: [FaultCounts; 2],
 }
 
 fn add(trinomial: &mut Trinomial, points: f64) {
@@ -55,6 +61,8 @@ impl Tally {
             sides: empty(),
             open: BTreeMap::new(),
             complete: [0; 5],
+            win_loss_pairs: 0,
+            faults: [FaultCounts::default(); 2],
         }
     }
 
@@ -69,8 +77,20 @@ impl Tally {
             add(&mut self.as_tigers, points);
         }
         add(&mut self.sides, record.result.points_for(Side::Goats));
+        let first_side = if record.goat == self.first {
+            Side::Goats
+        } else {
+            Side::Tigers
+        };
+        self.faults[0].add(record, first_side);
+        self.faults[1].add(record, first_side.opposite());
         match self.open.remove(&record.pair) {
-            Some(first_game) => self.complete[((first_game + points) * 2.0).round() as usize] += 1,
+            Some(first_game) => {
+                self.complete[((first_game + points) * 2.0).round() as usize] += 1;
+                if first_game + points == 1.0 && first_game != 0.5 {
+                    self.win_loss_pairs += 1;
+                }
+            }
             None => {
                 self.open.insert(record.pair, points);
             }
@@ -82,6 +102,11 @@ impl Tally {
         Pentanomial(self.complete)
     }
 
+    /// Complete one-point pairs split into (a win and a loss, two draws): fastchess's WL and DD.
+    pub fn win_loss_and_draw_pairs(&self) -> (u64, u64) {
+        (self.win_loss_pairs, self.complete[2] - self.win_loss_pairs)
+    }
+
     /// Game pairs with only one game recorded so far.
     pub fn open_pairs(&self) -> usize {
         self.open.len()
@@ -89,8 +114,9 @@ impl Tally {
 
     /// The SPRT log-likelihood ratio: pentanomial when every pair is complete, trinomial
     /// otherwise.
+    /// The BayesElo model reads games only.
     pub fn llr(&self, sprt: &Sprt) -> f64 {
-        if self.open.is_empty() && self.complete.iter().sum::<u64>() > 0 {
+        if sprt.uses_pairs() && self.open.is_empty() && self.complete.iter().sum::<u64>() > 0 {
             sprt.llr_pentanomial(&self.pentanomial())
         } else {
             sprt.llr_trinomial(&self.total)
@@ -100,9 +126,13 @@ impl Tally {
     /// The SPRT log-likelihood ratio of the complete game pairs alone (pentanomial), leaving
     /// out pairs with one game so far: what a watch of running shards uses, since some shard
     /// nearly always has a pair half played. Equal to [`Tally::llr`] once every pair is
-    /// complete.
+    /// complete. (The BayesElo model reads games: all of them.)
     pub fn llr_complete_pairs(&self, sprt: &Sprt) -> f64 {
-        sprt.llr_pentanomial(&self.pentanomial())
+        if sprt.uses_pairs() {
+            sprt.llr_pentanomial(&self.pentanomial())
+        } else {
+            sprt.llr_trinomial(&self.total)
+        }
     }
 }
 
@@ -144,7 +174,7 @@ impl Standings {
 }
 
 /// `value` with `decimals` decimals, without a minus sign when it rounds to zero.
-fn fixed(value: f64, decimals: usize) -> String {
+pub fn fixed(value: f64, decimals: usize) -> String {
     let text = format!("{value:.decimals$}");
     if text.starts_with('-') && text[1..].chars().all(|c| c == '0' || c == '.') {
         text[1..].to_string()
@@ -153,7 +183,8 @@ fn fixed(value: f64, decimals: usize) -> String {
     }
 }
 
-fn score_of(t: &Trinomial) -> f64 {
+/// Points per game of a tally (0 without games).
+pub fn score_of(t: &Trinomial) -> f64 {
     let games = t.wins + t.losses + t.draws;
     if games == 0 {
         0.0
@@ -162,7 +193,8 @@ fn score_of(t: &Trinomial) -> f64 {
     }
 }
 
-fn wld(t: &Trinomial) -> String {
+/// `W - L - D  [score] games`, as cutechess prints it.
+pub fn wld(t: &Trinomial) -> String {
     let games = t.wins + t.losses + t.draws;
     format!(
         "{} - {} - {}  [{:.3}] {games}",
@@ -209,9 +241,11 @@ pub fn score_lines_with_llr(tally: &Tally, sprt: Option<(&Sprt, f64)>) -> Vec<St
     ];
     match elo_trinomial(&tally.total) {
         Some(elo) => lines.push(format!(
-            "Elo difference: {} +/- {:.1}, LOS: {:.1} %, DrawRatio: {:.1} %",
+            "Elo difference: {} +/- {:.1}, nElo: {} +/- {:.1}, LOS: {:.1} %, DrawRatio: {:.1} %",
             fixed(elo.elo, 1),
             elo.error_95,
+            fixed(elo.nelo, 1),
+            elo.nelo_error_95,
             elo.los * 100.0,
             elo.draw_ratio * 100.0
         )),
@@ -222,13 +256,17 @@ pub fn score_lines_with_llr(tally: &Tally, sprt: Option<(&Sprt, f64)>) -> Vec<St
     let counts = pentanomial.0.map(|c| c.to_string()).join(", ");
     match elo_pentanomial(&pentanomial) {
         Some(elo) => lines.push(format!(
-            "Ptnml(0-2): [{counts}], Elo (pairs): {} +/- {:.1}, LOS: {:.1} %",
+            "Ptnml(0-2): [{counts}], Elo (pairs): {} +/- {:.1}, nElo (pairs): {} +/- {:.1}, LOS: {:.1} %",
             fixed(elo.elo, 1),
             elo.error_95,
+            fixed(elo.nelo, 1),
+            elo.nelo_error_95,
             elo.los * 100.0
         )),
         None => lines.push(format!("Ptnml(0-2): [{counts}]")),
     }
+    lines.push(tally.faults[0].line(&tally.first));
+    lines.push(tally.faults[1].line(&tally.second));
     if let Some((sprt, llr)) = sprt {
         lines.push(sprt_line(llr, sprt));
     }

@@ -42,7 +42,8 @@ pub fn read_previous(
     args: &MatchArgs,
     pgn_path: &Option<String>,
 ) -> Result<Vec<GameRecord>, String> {
-    let Some(path) = args.jsonout.as_ref().or(pgn_path.as_ref()) else {
+    let json_path = args.json_output()?.map(|output| output.file);
+    let Some(path) = json_path.as_ref().or(pgn_path.as_ref()) else {
         return Err(
             "--resume needs --jsonout or --pgnout naming the records of the interrupted match"
                 .into(),
@@ -67,8 +68,8 @@ pub fn check_resumed(
     names: &[String],
     openings: &[Opening],
 ) -> Result<(), String> {
-    let path = args
-        .jsonout
+    let json_path = args.json_output()?.map(|output| output.file);
+    let path = json_path
         .as_ref()
         .or(pgn_path.as_ref())
         .map_or("", String::as_str);

@@ -9,6 +9,7 @@ use super::record::GameRecord;
 use super::schedule::ScheduledGame;
 use super::spec::EngineSpec;
 use super::tb_adjudication::TbAdjudicator;
+use super::wire_log::MatchLog;
 use crate::{Rules, Side};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,6 +41,8 @@ pub struct MatchConfig {
     pub event: String,
     /// Site tag.
     pub site: String,
+    /// The match log every engine's lines are written to (`-log`).
+    pub engine_log: Option<Arc<MatchLog>>,
 }
 
 /// What the runner tells its sink.
@@ -78,7 +81,22 @@ pub fn start_engine(
     timeouts: &Timeouts,
     stop: &AtomicBool,
 ) -> Result<EngineProcess, EngineError> {
+    start_engine_logged(spec, rules, timeouts, stop, None)
+}
+
+/// [`start_engine`], writing every line to and from the engine to `log` from the start.
+///
+/// # Errors
+/// The engine error.
+pub fn start_engine_logged(
+    spec: &EngineSpec,
+    rules: &Rules,
+    timeouts: &Timeouts,
+    stop: &AtomicBool,
+    log: Option<Arc<MatchLog>>,
+) -> Result<EngineProcess, EngineError> {
     let mut engine = EngineProcess::spawn(&spec.name, &spec.command)?;
+    engine.set_wire_log(log);
     let mut options = spec.options.clone();
     options.push(("ForcedCapture".into(), rules.forced_capture.to_string()));
     options.push(("CapturesToWin".into(), rules.captures_to_win.to_string()));
@@ -112,7 +130,14 @@ fn play_one(
         (Side::Tigers, scheduled.tiger),
     ] {
         if engines[index].is_none() {
-            match start_engine(&config.specs[index], &config.rules, &config.timeouts, stop) {
+            let log = config.engine_log.clone();
+            match start_engine_logged(
+                &config.specs[index],
+                &config.rules,
+                &config.timeouts,
+                stop,
+                log,
+            ) {
                 Ok(engine) => engines[index] = Some(engine),
                 Err(error) => return setup.setup_failure(side, &error),
             }

@@ -153,7 +153,7 @@ mod tests {
             *played = RecordedMove {
                 time_ms: Some(time_ms),
                 allowed_ms: Some(allowed_ms),
-                ..*played
+                ..played.clone()
             };
         }
     }

@@ -1,11 +1,14 @@
 //! Game records: the PGN-like text format ([`pgn`]) and one JSON line per game ([`json`]),
 //! both written and read back (to resume a match and to merge shards).
 
+pub mod epd;
 pub mod json;
+pub mod keys;
 pub mod pgn;
 
 use super::engine_process::Score;
 use super::outcome::{GameResult, Termination};
+use super::search_info::InfoFields;
 use crate::{Move, Position, Rules, Side};
 
 /// One move of a record.
@@ -25,6 +28,51 @@ pub struct RecordedMove {
     /// clock or its move time, whichever is less, `timemargin` not included (engine moves with
     /// a time limit only; not in the PGN-like format).
     pub allowed_ms: Option<u64>,
+    /// The other figures of the engine's `info` lines, its clock and its latency (written as
+    /// the record file's keys ask, see [`keys::RecordKeys`]).
+    pub details: MoveDetails,
+}
+
+/// Figures of one engine move beyond score, depth and time: fastchess's `-pgnout` keys.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveDetails {
+    /// The engine's last `nodes`.
+    pub nodes: Option<u64>,
+    /// Its last `seldepth`.
+    pub seldepth: Option<u32>,
+    /// Its last `nps`.
+    pub nps: Option<u64>,
+    /// Its last `hashfull` (per mille).
+    pub hashfull: Option<u32>,
+    /// Its last `tbhits`.
+    pub tbhits: Option<u64>,
+    /// Its last principal variation, as sent.
+    pub pv: Option<String>,
+    /// Time left on the mover's clock once the move was charged, ms (engines with a clock).
+    pub time_left_ms: Option<u64>,
+    /// The time measured from `go` to `bestmove` minus the engine's own last `time`, ms
+    /// (fastchess's latency; negative when the engine reports more than was measured).
+    pub latency_ms: Option<i64>,
+}
+
+impl MoveDetails {
+    /// The details of a move from the engine's `info` figures, the measured time and the
+    /// clock after the move.
+    pub fn of(info: &InfoFields, elapsed_ms: u64, time_left_ms: Option<u64>) -> MoveDetails {
+        MoveDetails {
+            nodes: info.nodes,
+            seldepth: info.seldepth,
+            nps: info.nps,
+            hashfull: info.hashfull,
+            tbhits: info.tbhits,
+            pv: info.pv.clone(),
+            time_left_ms,
+            latency_ms: info.time_ms.map(|reported| {
+                i64::try_from(elapsed_ms).unwrap_or(i64::MAX)
+                    - i64::try_from(reported).unwrap_or(i64::MAX)
+            }),
+        }
+    }
 }
 
 /// Time an engine used for one answer and the time it was allowed, in milliseconds
@@ -48,6 +96,7 @@ impl RecordedMove {
             depth: None,
             time_ms: None,
             allowed_ms: None,
+            details: MoveDetails::default(),
         }
     }
 }
@@ -114,7 +163,13 @@ impl GameRecord {
 
 /// Today's date (UTC) as `YYYY.MM.DD`.
 pub fn today() -> String {
-    let days = std::time::SystemTime::now()
+    let (year, month, day) = civil_date(std::time::SystemTime::now());
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The UTC calendar date (year, month, day) of a time after 1970.
+pub fn civil_date(time: std::time::SystemTime) -> (i64, i64, i64) {
+    let days = time
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() / 86_400) as i64;
     // Civil-from-days (proleptic Gregorian), valid for all dates after 1970.
@@ -128,7 +183,7 @@ pub fn today() -> String {
     let day = day_of_year - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = year_of_era + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
+    (year, month, day)
 }
 
 /// Reads records from text in either format (JSON lines if the first non-blank character is
@@ -188,6 +243,16 @@ pub(crate) mod tests {
                             depth: Some(4),
                             time_ms: Some(12),
                             allowed_ms: None,
+                            details: MoveDetails {
+                                nodes: Some(1234),
+                                seldepth: Some(9),
+                                nps: Some(98_000),
+                                hashfull: Some(17),
+                                tbhits: Some(0),
+                                pv: Some("b3 e1d2 d3".to_string()),
+                                time_left_ms: Some(9_850),
+                                latency_ms: Some(-2),
+                            },
                         },
                         3 => RecordedMove {
                             mv,
@@ -196,6 +261,11 @@ pub(crate) mod tests {
                             depth: None,
                             time_ms: Some(1500),
                             allowed_ms: None,
+                            details: MoveDetails {
+                                nodes: Some(5),
+                                latency_ms: Some(14),
+                                ..MoveDetails::default()
+                            },
                         },
                         _ => RecordedMove {
                             mv,
@@ -204,6 +274,7 @@ pub(crate) mod tests {
                             depth: None,
                             time_ms: Some(0),
                             allowed_ms: None,
+                            details: MoveDetails::default(),
                         },
                     }
                 })

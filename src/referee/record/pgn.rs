@@ -20,6 +20,7 @@
 //! {Goats win: tigers blocked} 1-0
 //! ```
 
+use super::keys::RecordKeys;
 use super::{GameRecord, RecordedMove};
 use crate::referee::engine_process::Score;
 use crate::referee::outcome::{GameResult, Termination};
@@ -31,10 +32,38 @@ fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// A move comment: `book`, or `[score[/depth] ]time` such as `+0.35/4 0.012s`, `-M3 1.500s`.
-fn comment(record: &RecordedMove) -> String {
+/// Seconds with three decimals: `1.500s`, `-0.002s`.
+fn seconds(ms: i64) -> String {
+    let sign = if ms < 0 { "-" } else { "" };
+    let ms = ms.unsigned_abs();
+    format!("{sign}{}.{:03}s", ms / 1000, ms % 1000)
+}
+
+/// Reads [`seconds`] back as milliseconds.
+fn parse_seconds(text: &str) -> Option<i64> {
+    let text = text.strip_suffix('s')?;
+    let (negative, text) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (whole, fraction) = text.split_once('.')?;
+    if fraction.len() != 3 {
+        return None;
+    }
+    let ms = whole.parse::<i64>().ok()?.checked_mul(1000)? + fraction.parse::<i64>().ok()?;
+    Some(if negative { -ms } else { ms })
+}
+
+/// A move comment: `book`, or `[score[/depth] ]time` such as `+0.35/4 0.012s`, `-M3 1.500s`,
+/// followed by the keys `keys` asks for that the move has, fastchess style:
+/// `+0.35/4 0.012s, tl=9.850s, latency=-0.002s, n=1234, sd=9, nps=98000, hashfull=17,
+/// tbhits=0, pv="b3 e1d2"`. None in minimal records (except `book`).
+fn comment(record: &RecordedMove, keys: &RecordKeys) -> Option<String> {
     if record.book {
-        return "book".to_string();
+        return Some("book".to_string());
+    }
+    if keys.min {
+        return None;
     }
     let mut text = String::new();
     match record.score {
@@ -60,13 +89,54 @@ fn comment(record: &RecordedMove) -> String {
         if !text.is_empty() {
             text.push(' ');
         }
-        let _ = write!(text, "{}.{:03}s", ms / 1000, ms % 1000);
+        text.push_str(&seconds(i64::try_from(ms).unwrap_or(i64::MAX)));
     }
-    text
+    let details = &record.details;
+    let mut items = vec![text];
+    let mut item = |wanted: bool, key: &str, value: Option<String>| {
+        if let (true, Some(value)) = (wanted, value) {
+            items.push(format!("{key}={value}"));
+        }
+    };
+    let time_left = details
+        .time_left_ms
+        .map(|ms| seconds(i64::try_from(ms).unwrap_or(i64::MAX)));
+    item(keys.timeleft, "tl", time_left);
+    item(keys.latency, "latency", details.latency_ms.map(seconds));
+    item(keys.nodes, "n", details.nodes.map(|v| v.to_string()));
+    item(keys.seldepth, "sd", details.seldepth.map(|v| v.to_string()));
+    item(keys.nps, "nps", details.nps.map(|v| v.to_string()));
+    item(
+        keys.hashfull,
+        "hashfull",
+        details.hashfull.map(|v| v.to_string()),
+    );
+    item(keys.tbhits, "tbhits", details.tbhits.map(|v| v.to_string()));
+    // Quotes and braces would end the value or the comment: an engine's odd pv is tamed.
+    let pv = details.pv.as_ref().map(|pv| {
+        let tame: String = pv
+            .chars()
+            .map(|c| match c {
+                '"' => '\'',
+                '{' => '(',
+                '}' => ')',
+                c => c,
+            })
+            .collect();
+        format!("\"{tame}\"")
+    });
+    item(keys.pv, "pv", pv);
+    Some(items.join(", "))
 }
 
-/// Writes one game.
+/// Writes one game with scores, depths and times per move (no other keys).
 pub fn write_game(record: &GameRecord) -> String {
+    write_game_with(record, &RecordKeys::default())
+}
+
+/// Writes one game with the per-move keys `keys` asks for; a minimal record leaves out the
+/// time controls, the ply count, the move comments (but `{book}`) and the final comment.
+pub fn write_game_with(record: &GameRecord, keys: &RecordKeys) -> String {
     let mut out = String::new();
     let mut tag = |name: &str, value: &str| {
         let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
@@ -82,14 +152,18 @@ pub fn write_game(record: &GameRecord) -> String {
     tag("Result", record.result.as_str());
     tag("Position", &record.start.to_string());
     tag("Rules", &record.rules.to_string());
-    if record.goat_time_control == record.tiger_time_control {
+    if keys.min {
+        // Minimal: no time controls, no ply count.
+    } else if record.goat_time_control == record.tiger_time_control {
         tag("TimeControl", &record.goat_time_control);
     } else {
         tag("GoatTimeControl", &record.goat_time_control);
         tag("TigerTimeControl", &record.tiger_time_control);
     }
     tag("Termination", record.termination.as_str());
-    tag("PlyCount", &record.moves.len().to_string());
+    if !keys.min {
+        tag("PlyCount", &record.moves.len().to_string());
+    }
     out.push('\n');
     let mut tokens = Vec::new();
     let mut side = record.start.side_to_move();
@@ -101,16 +175,20 @@ pub fn write_game(record: &GameRecord) -> String {
             Side::Tigers => {}
         }
         tokens.push(played.mv.to_string());
-        tokens.push(format!("{{{}}}", comment(played)));
+        if let Some(text) = comment(played, keys) {
+            tokens.push(format!("{{{text}}}"));
+        }
         if side == Side::Tigers {
             number += 1;
         }
         side = side.opposite();
     }
-    tokens.push(format!(
-        "{{{}}}",
-        record.reason.replace('{', "(").replace('}', ")")
-    ));
+    if !keys.min {
+        tokens.push(format!(
+            "{{{}}}",
+            record.reason.replace('{', "(").replace('}', ")")
+        ));
+    }
     tokens.push(record.result.as_str().to_string());
     let mut line = String::new();
     for token in tokens {
@@ -129,26 +207,40 @@ pub fn write_game(record: &GameRecord) -> String {
     out
 }
 
+/// Splits a comment at the commas outside double quotes.
+fn comment_items(text: &str) -> Vec<&str> {
+    let mut items = Vec::new();
+    let mut quoted = false;
+    let mut from = 0;
+    for (index, c) in text.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => {
+                items.push(text[from..index].trim());
+                from = index + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(text[from..].trim());
+    items
+}
+
 fn parse_comment(text: &str) -> Result<RecordedMove, String> {
     let placeholder: Move = "a1".parse().expect("a1 is a move");
     if text == "book" {
         return Ok(RecordedMove::book(placeholder));
     }
     let mut record = RecordedMove {
-        mv: placeholder,
         book: false,
-        score: None,
-        depth: None,
-        time_ms: None,
-        allowed_ms: None,
+        ..RecordedMove::book(placeholder)
     };
     let bad = || format!("invalid move comment \"{text}\"");
-    for token in text.split_whitespace() {
-        if let Some(seconds) = token.strip_suffix('s') {
-            let (whole, fraction) = seconds.split_once('.').ok_or_else(bad)?;
-            let whole: u64 = whole.parse().map_err(|_| bad())?;
-            let fraction: u64 = fraction.parse().map_err(|_| bad())?;
-            record.time_ms = Some(whole * 1000 + fraction);
+    let items = comment_items(text);
+    for token in items[0].split_whitespace() {
+        if token.ends_with('s') {
+            let ms = parse_seconds(token).ok_or_else(bad)?;
+            record.time_ms = Some(u64::try_from(ms).map_err(|_| bad())?);
             continue;
         }
         let (score, depth) = match token.split_once('/') {
@@ -167,6 +259,30 @@ fn parse_comment(text: &str) -> Result<RecordedMove, String> {
             let fraction: i32 = fraction.parse().map_err(|_| bad())?;
             Score::Centi(sign * (whole * 100 + fraction))
         });
+    }
+    let details = &mut record.details;
+    for item in &items[1..] {
+        let (key, value) = item.split_once('=').ok_or_else(bad)?;
+        fn number<T: std::str::FromStr>(value: &str) -> Option<T> {
+            value.parse().ok()
+        }
+        let read = match key {
+            "tl" => parse_seconds(value)
+                .and_then(|ms| u64::try_from(ms).ok())
+                .map(|ms| details.time_left_ms = Some(ms)),
+            "latency" => parse_seconds(value).map(|ms| details.latency_ms = Some(ms)),
+            "n" => number(value).map(|v| details.nodes = Some(v)),
+            "sd" => number(value).map(|v| details.seldepth = Some(v)),
+            "nps" => number(value).map(|v| details.nps = Some(v)),
+            "hashfull" => number(value).map(|v| details.hashfull = Some(v)),
+            "tbhits" => number(value).map(|v| details.tbhits = Some(v)),
+            "pv" => value
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .map(|v| details.pv = Some(v.to_string())),
+            _ => None,
+        };
+        read.ok_or_else(bad)?;
     }
     Ok(record)
 }
@@ -203,10 +319,13 @@ fn parse_game(tags: &HashMap<String, String>, movetext: &str) -> Result<GameReco
     let termination_text = tag("Termination")?;
     let termination = Termination::parse(&termination_text)
         .ok_or_else(|| format!("invalid Termination \"{termination_text}\""))?;
-    let (goat_time_control, tiger_time_control) = match tags.get("TimeControl") {
-        Some(both) => (both.clone(), both.clone()),
-        None => (tag("GoatTimeControl")?, tag("TigerTimeControl")?),
-    };
+    // Minimal records have no time control: "?" as PGN has it for unknown values.
+    let (goat_time_control, tiger_time_control) =
+        match (tags.get("TimeControl"), tags.get("GoatTimeControl")) {
+            (Some(both), _) => (both.clone(), both.clone()),
+            (None, Some(goat)) => (goat.clone(), tag("TigerTimeControl")?),
+            (None, None) => ("?".to_string(), "?".to_string()),
+        };
     let mut moves: Vec<RecordedMove> = Vec::new();
     let mut pending: Option<Move> = None;
     let mut reason = String::new();
@@ -320,6 +439,7 @@ pub fn parse_games(text: &str) -> Result<Vec<GameRecord>, String> {
 mod tests {
     use super::*;
     use crate::referee::record::tests::sample;
+    use crate::referee::record::MoveDetails;
 
     #[test]
     fn games_round_trip() {
@@ -340,7 +460,76 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("1... a1b2 {book}"), "{text}");
-        assert_eq!(parse_games(&text).unwrap(), vec![record.clone(), second]);
+        // Without keys the details are not written.
+        let plain = |mut record: GameRecord| {
+            for played in &mut record.moves {
+                played.details = MoveDetails::default();
+            }
+            record
+        };
+        assert_eq!(
+            parse_games(&text).unwrap(),
+            vec![plain(record.clone()), plain(second.clone())]
+        );
+        // With every key they round-trip.
+        let keyed = write_game_with(&record, &RecordKeys::all())
+            + &write_game_with(&second, &RecordKeys::all());
+        assert!(
+            keyed.contains("{-0.35/4 0.012s, tl=9.850s, latency=-0.002s, n=1234, sd=9,"),
+            "{keyed}"
+        );
+        assert!(
+            keyed.contains("hashfull=17, tbhits=0, pv=\"b3 e1d2 d3\"}"),
+            "{keyed}"
+        );
+        assert!(
+            keyed.contains("e1d2 {-M3 1.500s, latency=0.014s, n=5}"),
+            "{keyed}"
+        );
+        assert_eq!(parse_games(&keyed).unwrap(), vec![record.clone(), second]);
+        // Some keys only.
+        let some = RecordKeys {
+            nodes: true,
+            pv: true,
+            ..RecordKeys::default()
+        };
+        let text = write_game_with(&record, &some);
+        assert!(
+            text.contains("b3 {-0.35/4 0.012s, n=1234, pv=\"b3 e1d2 d3\"}"),
+            "{text}"
+        );
+        let back = &parse_games(&text).unwrap()[0];
+        assert_eq!(back.moves[2].details.nodes, Some(1234));
+        assert_eq!(back.moves[2].details.seldepth, None);
+        // Minimal records: moves, book marks, result and termination.
+        let min = RecordKeys {
+            min: true,
+            ..RecordKeys::all()
+        };
+        let text = write_game_with(&record, &min);
+        assert!(
+            !text.contains("TimeControl") && !text.contains("PlyCount"),
+            "{text}"
+        );
+        assert!(
+            text.contains("1. c3 {book} a1b2 {book} 2. b3 e1d2 3. d3 0-1"),
+            "{text}"
+        );
+        let back = &parse_games(&text).unwrap()[0];
+        assert_eq!(
+            back.moves.iter().map(|m| m.mv).collect::<Vec<_>>(),
+            record.moves.iter().map(|m| m.mv).collect::<Vec<_>>()
+        );
+        assert_eq!(back.moves.iter().filter(|m| m.book).count(), 2);
+        assert!(back.moves[2..]
+            .iter()
+            .all(|m| m.time_ms.is_none() && m.score.is_none()));
+        assert_eq!(
+            (back.result, back.termination),
+            (record.result, record.termination)
+        );
+        assert_eq!(back.goat_time_control, "?");
+        assert_eq!(back.reason, "");
         record.reason = "a {nested} brace".into();
         assert_eq!(
             parse_games(&write_game(&record)).unwrap()[0].reason,
@@ -363,6 +552,12 @@ mod tests {
                 "\"bogus comment\"",
             ),
             ("c3 a1b2\n".to_string(), "without tags"),
+            (good.replace("{0.000s}", "{0.000s, n=x}"), "\"0.000s, n=x\""),
+            (
+                good.replace("{0.000s}", "{0.000s, colour=red}"),
+                "colour=red",
+            ),
+            (good.replace("{0.000s}", "{0.5s}"), "\"0.5s\""),
         ] {
             let error = parse_games(&bad).unwrap_err();
             assert!(error.contains(needle), "{error}");

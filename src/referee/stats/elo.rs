@@ -1,6 +1,6 @@
 //! Elo estimates from trinomial (per game) and pentanomial (per game pair) match results.
 
-use super::{elo_from_score, normal_cdf, Z_95};
+use super::{elo_from_score, normal_cdf, NELO_PER_STANDARD_DEVIATION, Z_95};
 
 /// Win/loss/draw counts of a match, from the first engine's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -69,6 +69,15 @@ pub struct EloEstimate {
     pub draw_ratio: f64,
     /// Mean score per game, in `[0, 1]`.
     pub score: f64,
+    /// Normalized Elo (fastchess's nElo): the score's distance from 1/2 in per-game standard
+    /// deviations, scaled as logistic Elo is near 0, `nelo = (score - 1/2) / sigma_game * 800
+    /// / ln 10`, where `sigma_game` is the per-game standard deviation (`sqrt(2 v)` from the
+    /// per-pair variance `v` of a pentanomial). 0 when
+    /// every sample is a draw-like 1/2, infinite when every sample is alike otherwise.
+    pub nelo: f64,
+    /// Half-width of its 95% interval, `(nelo(score + 1.96 s) - nelo(score - 1.96 s)) / 2`
+    /// as fastchess computes it, i.e. `1.96 * 800 / ln 10 / sqrt(games)` (0 with no spread).
+    pub nelo_error_95: f64,
 }
 
 /// Elo estimate from win/loss/draw counts, treating games as independent.
@@ -82,7 +91,7 @@ pub struct EloEstimate {
 pub fn elo_trinomial(t: &Trinomial) -> Option<EloEstimate> {
     let games = t.games();
     let draw_ratio = t.draws as f64 / games as f64;
-    estimate(&t.outcomes(), draw_ratio)
+    estimate(&t.outcomes(), draw_ratio, 1.0)
 }
 
 /// Elo estimate from game-pair counts. It accounts for the correlation between the two games of a
@@ -98,7 +107,7 @@ pub fn elo_trinomial(t: &Trinomial) -> Option<EloEstimate> {
 /// Returns `None` when the Elo is undefined: no pairs, or a score of exactly 0 or 1.
 pub fn elo_pentanomial(p: &Pentanomial) -> Option<EloEstimate> {
     let draw_ratio = p.0[2] as f64 / p.pairs() as f64;
-    estimate(&p.outcomes(), draw_ratio)
+    estimate(&p.outcomes(), draw_ratio, 2.0)
 }
 
 /// Mean and variance of the empirical distribution of (value, count) samples, with the sample
@@ -134,7 +143,12 @@ fn sample_count(outcomes: &[(f64, u64)]) -> f64 {
     outcomes.iter().map(|&(_, count)| count as f64).sum()
 }
 
-fn estimate(outcomes: &[(f64, u64)], draw_ratio: f64) -> Option<EloEstimate> {
+/// `games_per_sample` is 1 for games, 2 for game pairs.
+fn estimate(
+    outcomes: &[(f64, u64)],
+    draw_ratio: f64,
+    games_per_sample: f64,
+) -> Option<EloEstimate> {
     let (samples, score, variance) = mean_and_variance(outcomes)?;
     if score <= 0.0 || score >= 1.0 {
         return None;
@@ -154,12 +168,26 @@ fn estimate(outcomes: &[(f64, u64)], draw_ratio: f64) -> Option<EloEstimate> {
     } else {
         normal_cdf((score - 0.5) * f64::INFINITY)
     };
+    let sigma_game = (games_per_sample * variance).sqrt();
+    let nelo_of = |score: f64| (score - 0.5) / sigma_game * NELO_PER_STANDARD_DEVIATION;
+    let (nelo, nelo_error_95) = if sigma_game > 0.0 {
+        (
+            nelo_of(score),
+            (nelo_of(score + Z_95 * standard_error) - nelo_of(score - Z_95 * standard_error)) / 2.0,
+        )
+    } else if score == 0.5 {
+        (0.0, 0.0)
+    } else {
+        ((score - 0.5).signum() * f64::INFINITY, 0.0)
+    };
     Some(EloEstimate {
         elo: elo_from_score(score),
         error_95,
         los,
         draw_ratio,
         score,
+        nelo,
+        nelo_error_95,
     })
 }
 
@@ -198,6 +226,37 @@ mod tests {
         assert_eq!(estimate.draw_ratio, 63.0 / 290.0);
         assert_eq!(rounded(estimate.los * 100.0, 2), 100.00);
         assert!(estimate.los < 1.0);
+    }
+
+    #[test]
+    fn nelo_follows_its_definition() {
+        // W/D/L = 2/1/1, worked by hand: mean 0.625, per-game variance
+        // (2 * 0.375^2 + 0.125^2 + 0.625^2) / 4 = 0.171875.
+        let scale = 800.0 / std::f64::consts::LN_10;
+        let estimate = elo_trinomial(&Trinomial {
+            wins: 2,
+            losses: 1,
+            draws: 1,
+        })
+        .unwrap();
+        let sigma = 0.171_875f64.sqrt();
+        assert!((estimate.nelo - 0.125 / sigma * scale).abs() < 1e-9);
+        assert!((estimate.nelo - 104.76).abs() < 0.01, "{}", estimate.nelo);
+        // The interval half-width is 1.96 / sqrt(games) standard deviations.
+        assert!((estimate.nelo_error_95 - 1.959_964 / 2.0 * scale).abs() < 1e-3);
+        // Pairs [1, 0, 2, 3, 2] (8 pairs, per-game scores 0, .5, .5, .75 x3, 1 x2): mean
+        // 5.25 / 8, per-pair variance from the squares, per-game deviation sqrt(2 v).
+        let values = [0.0, 0.5, 0.5, 0.75, 0.75, 0.75, 1.0, 1.0];
+        let mean = values.iter().sum::<f64>() / 8.0;
+        let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / 8.0;
+        let pairs = elo_pentanomial(&Pentanomial([1, 0, 2, 3, 2])).unwrap();
+        let expected = (mean - 0.5) / (2.0 * variance).sqrt() * scale;
+        assert!(
+            (pairs.nelo - expected).abs() < 1e-9,
+            "{} {expected}",
+            pairs.nelo
+        );
+        assert!((pairs.nelo_error_95 - 1.959_964 / 16f64.sqrt() * scale).abs() < 1e-3);
     }
 
     #[test]
@@ -271,6 +330,8 @@ mod tests {
             los: 0.5,
             draw_ratio: 1.0,
             score: 0.5,
+            nelo: 0.0,
+            nelo_error_95: 0.0,
         };
         assert_eq!(
             elo_trinomial(&Trinomial {

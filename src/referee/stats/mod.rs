@@ -1,6 +1,7 @@
-//! Match statistics: Elo estimates with 95% error bars and likelihood of superiority from
-//! trinomial (win/loss/draw) or pentanomial (game-pair) results, and the sequential probability
-//! ratio test (SPRT) in normalized Elo, as fastchess and fishtest compute them.
+//! Match statistics: Elo and normalized Elo (nElo) estimates with 95% error bars and likelihood
+//! of superiority from trinomial (win/loss/draw) or pentanomial (game-pair) results, and the
+//! sequential probability ratio test (SPRT) in normalized, logistic or Bayes Elo, as fastchess,
+//! fishtest and cutechess-cli compute them.
 //!
 //! Everything here is pure arithmetic on counts: no formatting, no I/O. Scores are in points per
 //! game (win 1, draw 1/2, loss 0) from the first engine's point of view.
@@ -9,7 +10,12 @@ mod elo;
 mod sprt;
 
 pub use elo::{elo_pentanomial, elo_trinomial, EloEstimate, Pentanomial, Trinomial};
-pub use sprt::{Sprt, SprtResult};
+pub use sprt::{bayes_elo, bayes_probabilities, Sprt, SprtModel, SprtResult};
+
+/// `800 / ln 10`: converts a score shift in per-game standard deviations into normalized Elo
+/// (the slope of logistic Elo at a score of 1/2 is `1600 / ln 10` per unit of score, and a
+/// per-game standard deviation of 1/2 is taken as the reference).
+pub const NELO_PER_STANDARD_DEVIATION: f64 = 800.0 / std::f64::consts::LN_10;
 
 /// The two-sided 95% quantile of the standard normal distribution, `Phi^-1(0.975)`.
 pub const Z_95: f64 = 1.959_963_984_540_054;
