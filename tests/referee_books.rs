@@ -228,3 +228,63 @@ fn repeat_noswap_and_reverse_set_openings_and_sides() {
     args.extend(strings(&["-repeat", "0"]));
     assert_eq!(run(&dir, "zero", &args).0.status.code(), Some(2));
 }
+
+#[test]
+fn records_with_per_move_keys_and_minimal_records_play_as_books() {
+    let dir = temp_dir("keyed");
+    let pgn = path(&dir, "keyed.pgn");
+    let json = path(&dir, "min.jsonl");
+    let mut args = mocks(&["A", "B"]);
+    args.extend(strings(&["-rounds", "2", "-maxplies", "12", "-seed", "5"]));
+    args.extend(strings(&[
+        "-pgnout",
+        &format!("file={pgn}"),
+        "nodes=true",
+        "pv=true",
+        "-jsonout",
+        &format!("file={json}"),
+        "min=true",
+    ]));
+    assert_ok(&referee(&args));
+    let keyed = std::fs::read_to_string(&pgn).unwrap();
+    assert!(keyed.contains(", n=1"), "{keyed}");
+    let source = baghchal::referee::record::read_records(&pgn).unwrap();
+    assert_eq!(source.len(), 4);
+    let minimal = baghchal::referee::record::read_records(&json).unwrap();
+    assert!(
+        minimal
+            .iter()
+            .all(|r| r.moves.iter().all(|m| m.time_ms.is_none())),
+        "min=true records keep no times"
+    );
+    for (tag, book) in [("keyed-pgn", &pgn), ("min-json", &json)] {
+        let mut args = mocks(&["C", "D"]);
+        args.extend(strings(&[
+            "-rounds",
+            "2",
+            "-repeat",
+            "1",
+            "-maxplies",
+            "20",
+        ]));
+        args.extend(strings(&[
+            "-openings",
+            &format!("file={book}"),
+            "plies=5",
+            "order=sequential",
+        ]));
+        let (output, records) = run(&dir, tag, &args);
+        assert_ok(&output);
+        assert_eq!(records.len(), 4, "{tag}");
+        for (record, from) in records.iter().zip(&source) {
+            let expected: Vec<String> = from
+                .moves
+                .iter()
+                .take(5)
+                .map(|m| m.mv.to_string())
+                .collect();
+            assert_eq!(book_moves(record), expected, "{tag} game {}", record.number);
+            assert_eq!(record.start, from.start, "{tag}");
+        }
+    }
+}

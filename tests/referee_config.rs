@@ -225,3 +225,83 @@ fn bad_config_files_name_the_file_and_the_key_and_lose_nothing() {
     );
     assert!(!text(&output.stdout).contains("Started game"));
 }
+
+#[test]
+fn report_settings_round_trip_through_the_file() {
+    let dir = temp_dir("reports");
+    let config = path(&dir, "match.json");
+    let pgn = path(&dir, "games.pgn");
+    let epd = path(&dir, "end.epd");
+    let mut args = mocks(&["A", "B"]);
+    args.extend(strings(&[
+        "-maxplies",
+        "8",
+        "-pgnout",
+        &format!("file={pgn}"),
+        "nodes=true",
+        "pv=true",
+        "-epdout",
+        &epd,
+        "-output",
+        "format=fastchess",
+        "-scoreinterval",
+        "1",
+        "-config",
+        &config,
+    ]));
+    let first = referee(&args);
+    assert_ok(&first);
+    // The report settings sit at the top level of the file, under their option names.
+    let saved = read_json(&config);
+    assert_eq!(
+        saved["pgnout"],
+        serde_json::json!([format!("file={pgn}"), "nodes=true", "pv=true"])
+    );
+    assert_eq!(saved["output"], serde_json::json!(["format=fastchess"]));
+    assert_eq!(saved["scoreinterval"], 1);
+    assert_eq!(saved["epdout"], serde_json::json!([epd]));
+    assert_eq!(saved["show_latency"], false);
+    let written = std::fs::read_to_string(&pgn).unwrap();
+    let games = baghchal::referee::record::read_records(&pgn).unwrap();
+    assert!(
+        written.contains(", n=1") && written.contains(", pv=\""),
+        "{written}"
+    );
+    // Read back: the file alone writes the same kind of records and output.
+    std::fs::remove_file(&pgn).unwrap();
+    std::fs::remove_file(&epd).unwrap();
+    let again = config_run(&config, &[]);
+    assert_ok(&again);
+    let rewritten = std::fs::read_to_string(&pgn).unwrap();
+    assert!(
+        rewritten.contains(", n=1") && rewritten.contains(", pv=\""),
+        "{rewritten}"
+    );
+    let replayed = baghchal::referee::record::read_records(&pgn).unwrap();
+    assert_eq!(without_times(&replayed), without_times(&games));
+    assert_eq!(std::fs::read_to_string(&epd).unwrap().lines().count(), 2);
+    for output in [&first, &again] {
+        let stdout = text(&output.stdout);
+        assert!(stdout.contains("Tournament finished"), "{stdout}");
+        assert!(stdout.contains("Score of A vs B"), "{stdout}");
+    }
+    // A report key the file misspells, or a bad report value, is named.
+    let good = std::fs::read_to_string(&config).unwrap();
+    for (edit, needle) in [
+        (
+            good.replacen("\"scoreinterval\"", "\"scoreintervall\"", 1),
+            "scoreintervall",
+        ),
+        (
+            good.replacen("\"scoreinterval\": 1", "\"scoreinterval\": -1", 1),
+            "key \"scoreinterval\"",
+        ),
+    ] {
+        assert_ne!(edit, good, "{needle}: the edit applies");
+        std::fs::write(&config, &edit).unwrap();
+        let output = config_run(&config, &[]);
+        let error = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{needle}: {error}");
+        assert!(error.contains(needle), "{needle}: {error}");
+    }
+}
