@@ -153,7 +153,12 @@ fn merge(text: &str, cli: &MatchArgs) -> Result<MatchArgs, String> {
     }
     serde_path_to_error::deserialize(file).map_err(|e| {
         let path = e.path().to_string();
-        format!("key \"{path}\": {}", e.into_inner())
+        // An unknown key is reported at the top level (".") because of the flattened report
+        // options; serde's message names the key.
+        match path.as_str() {
+            "." | "" => e.into_inner().to_string(),
+            _ => format!("key \"{path}\": {}", e.into_inner()),
+        }
     })
 }
 
