@@ -3,8 +3,8 @@
 //! and the child's compressed goats in the child's frame, each a few lookups of 7-bit chunks
 //! instead of a walk over the board.
 
-use super::index::{Frames, MASK21};
 use super::super::symmetry::{TigerTable, NON_TIGER_POINTS, SQUARE_MAPS};
+use super::index::{Frames, MASK21};
 use crate::tables::{JUMPS, NEIGHBOURS};
 use std::sync::OnceLock;
 
@@ -82,16 +82,16 @@ impl ClassMoves {
 /// A map of compressed sets given by the image of each of the 21 bits, as chunk tables.
 type ChunkMap<T> = [[T; 1 << CHUNK_BITS]; CHUNKS];
 
-/// Fills `map` so that [`apply`] gives the union of `image(i)` over the bits `i` of a set.
+/// Fills `map` so that [`apply`] gives the union of `images[i]` over the bits `i` of a set.
 fn build_map<T: Copy + Default + std::ops::BitOr<Output = T>>(
     map: &mut ChunkMap<T>,
-    image: impl Fn(usize) -> T,
+    images: &[T; NON_TIGER_POINTS],
 ) {
     for (chunk, table) in map.iter_mut().enumerate() {
         table[0] = T::default();
         for v in 1..1 << CHUNK_BITS {
             let low = (v as u32).trailing_zeros() as usize;
-            table[v] = table[v & (v - 1)] | image(chunk * CHUNK_BITS + low);
+            table[v] = table[v & (v - 1)] | images[chunk * CHUNK_BITS + low];
         }
     }
 }
@@ -99,7 +99,9 @@ fn build_map<T: Copy + Default + std::ops::BitOr<Output = T>>(
 /// The image of a compressed set under a chunk map.
 #[inline(always)]
 fn apply<T: Copy + std::ops::BitOr<Output = T>>(map: &ChunkMap<T>, set: u32) -> T {
-    map[0][(set & 0x7f) as usize] | map[1][((set >> 7) & 0x7f) as usize] | map[2][(set >> 14) as usize]
+    map[0][(set & 0x7f) as usize]
+        | map[1][((set >> 7) & 0x7f) as usize]
+        | map[2][(set >> 14) as usize]
 }
 
 /// The moves of one tiger class as tables on its compressed goat sets. One per worker thread,
@@ -148,34 +150,33 @@ impl ClassTables {
         let compress = &table.classes[class].compress;
         self.class = class;
         self.captures = (1u64 << captures) - 1;
-        build_map(&mut self.to_empty, |i| {
-            moves
-                .iter()
-                .enumerate()
-                .filter(|(_, mv)| mv.to == points[i])
-                .fold(0, |bits, (m, _)| bits | 1 << m)
-        });
-        build_map(&mut self.over_goat, |i| {
-            moves
-                .iter()
-                .enumerate()
-                .filter(|(_, mv)| mv.over == Some(points[i]))
-                .fold(0, |bits, (m, _)| bits | 1 << m)
-        });
+        let (mut to_empty, mut over_goat) = ([0u64; NON_TIGER_POINTS], [0u64; NON_TIGER_POINTS]);
         for (m, mv) in moves.iter().enumerate() {
-            debug_assert_ne!(compress[usize::from(mv.to)], u8::MAX);
+            to_empty[usize::from(compress[usize::from(mv.to)])] |= 1 << m;
+            // A jump over another tiger is never a capture: it stays out of `over_goat`.
+            if let Some(&over) = mv.over.and_then(|over| compress.get(usize::from(over))) {
+                if let Some(bits) = over_goat.get_mut(usize::from(over)) {
+                    *bits |= 1 << m;
+                }
+            }
+        }
+        build_map(&mut self.to_empty, &to_empty);
+        build_map(&mut self.over_goat, &over_goat);
+        for (m, mv) in moves.iter().enumerate() {
             let child = &table.classes[usize::from(mv.class)];
             self.child_class[m] = u32::from(mv.class);
             let map = &SQUARE_MAPS[usize::from(mv.symmetry)];
-            build_map(&mut self.child_goats[m], |i| {
+            let images = std::array::from_fn(|i| {
                 let point = points[i];
-                // The destination is empty in every position that allows the move.
+                // The destination is empty in every position that allows the move, and a
+                // captured goat leaves the board.
                 if point == mv.to || Some(point) == mv.over {
                     0
                 } else {
                     1 << child.compress[usize::from(map[usize::from(point)])]
                 }
             });
+            build_map(&mut self.child_goats[m], &images);
             debug_assert_eq!(
                 child.tigers,
                 Frames::get().transform(

@@ -124,27 +124,36 @@ pub fn solve_goats(
 ) -> Vec<u8> {
     let frames = Frames::get();
     match children {
-        TigerChildren::Movement { values, index: movement } => {
-            solve_all(index, threads, progress, || (), |_, class, goats| {
-                let points = &frames.classes[class];
-                let tigers = points.tigers;
-                let empties = FULL & !(tigers | expand(goats, points.ascending));
-                let mut best = LOSS;
-                let mut rest = empties;
-                while rest != 0 {
-                    let point = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    // The child's value for the tigers.
-                    let (child, _) = movement.encode(tigers, empties ^ (1 << point));
-                    let byte = values[movement.len() as usize + child as usize];
-                    match decode_value(byte).wdl {
-                        Wdl::Win => {}
-                        Wdl::Draw => best = DRAW,
-                        Wdl::Loss => return WIN,
+        TigerChildren::Movement {
+            values,
+            index: movement,
+        } => {
+            solve_all(
+                index,
+                threads,
+                progress,
+                || (),
+                |_, class, goats| {
+                    let points = &frames.classes[class];
+                    let tigers = points.tigers;
+                    let empties = FULL & !(tigers | expand(goats, points.ascending));
+                    let mut best = LOSS;
+                    let mut rest = empties;
+                    while rest != 0 {
+                        let point = rest.trailing_zeros();
+                        rest &= rest - 1;
+                        // The child's value for the tigers.
+                        let (child, _) = movement.encode(tigers, empties ^ (1 << point));
+                        let byte = values[movement.len() as usize + child as usize];
+                        match decode_value(byte).wdl {
+                            Wdl::Win => {}
+                            Wdl::Draw => best = DRAW,
+                            Wdl::Loss => return WIN,
+                        }
                     }
-                }
-                best
-            })
+                    best
+                },
+            )
         }
         TigerChildren::Placement {
             values,
@@ -156,25 +165,31 @@ pub fn solve_goats(
             }
             // The children share the position's class and frame: a placement adds one bit.
             let (slots, flip) = (u64::from(child.slots), child.ranked_flip());
-            solve_all(index, threads, progress, || (), |_, class, goats| {
-                let base = class as u64 * slots;
-                let mut draw = false;
-                let mut rest = MASK21 & !goats;
-                while rest != 0 {
-                    let placed = goats | 1 << rest.trailing_zeros();
-                    rest &= rest - 1;
-                    let child = get(values, base + u64::from(rank21(placed ^ flip)));
-                    if child == LOSS {
-                        return WIN;
+            solve_all(
+                index,
+                threads,
+                progress,
+                || (),
+                |_, class, goats| {
+                    let base = class as u64 * slots;
+                    let mut draw = false;
+                    let mut rest = MASK21 & !goats;
+                    while rest != 0 {
+                        let placed = goats | 1 << rest.trailing_zeros();
+                        rest &= rest - 1;
+                        let child = get(values, base + u64::from(rank21(placed ^ flip)));
+                        if child == LOSS {
+                            return WIN;
+                        }
+                        draw |= child == DRAW;
                     }
-                    draw |= child == DRAW;
-                }
-                if draw {
-                    DRAW
-                } else {
-                    LOSS
-                }
-            })
+                    if draw {
+                        DRAW
+                    } else {
+                        LOSS
+                    }
+                },
+            )
         }
     }
 }
@@ -192,32 +207,38 @@ fn push_goats(
 ) -> Vec<u8> {
     let (child_sets, child_flip) = (child.ranked_sets(), child.ranked_flip());
     let flip = index.ranked_flip();
-    solve_classes(index, threads, progress, || (), |_, class, codes| {
-        // Bit 0: a placement leads to a draw; bit 1: to a tigers' loss.
-        codes.fill(0);
-        let first = class as u64 * u64::from(child.slots);
-        for (rank, &set) in child_sets.iter().enumerate() {
-            let flag = match get(values, first + rank as u64) {
-                WIN => continue,
-                LOSS => 2,
-                _ => 1,
-            };
-            let goats = set ^ child_flip;
-            let mut rest = goats;
-            while rest != 0 {
-                let placed = rest & rest.wrapping_neg();
-                rest ^= placed;
-                codes[rank21(goats ^ placed ^ flip) as usize] |= flag;
+    solve_classes(
+        index,
+        threads,
+        progress,
+        || (),
+        |_, class, codes| {
+            // Bit 0: a placement leads to a draw; bit 1: to a tigers' loss.
+            codes.fill(0);
+            let first = class as u64 * u64::from(child.slots);
+            for (rank, &set) in child_sets.iter().enumerate() {
+                let flag = match get(values, first + rank as u64) {
+                    WIN => continue,
+                    LOSS => 2,
+                    _ => 1,
+                };
+                let goats = set ^ child_flip;
+                let mut rest = goats;
+                while rest != 0 {
+                    let placed = rest & rest.wrapping_neg();
+                    rest ^= placed;
+                    codes[rank21(goats ^ placed ^ flip) as usize] |= flag;
+                }
             }
-        }
-        for code in codes.iter_mut() {
-            *code = match *code {
-                0 => LOSS,
-                1 => DRAW,
-                _ => WIN,
-            };
-        }
-    })
+            for code in codes.iter_mut() {
+                *code = match *code {
+                    0 => LOSS,
+                    1 => DRAW,
+                    _ => WIN,
+                };
+            }
+        },
+    )
 }
 
 /// Solves tigers to move in layer `index.layer` under `rules`.
@@ -229,40 +250,50 @@ pub fn solve_tigers(
     progress: Progress,
 ) -> Vec<u8> {
     let (step_values, step_index) = children.step;
-    let step = (step_values, u64::from(step_index.slots), step_index.ranked_flip());
+    let step = (
+        step_values,
+        u64::from(step_index.slots),
+        step_index.ranked_flip(),
+    );
     let capture = children
         .capture
         .map(|(values, index)| (values, u64::from(index.slots), index.ranked_flip()));
-    solve_all(index, threads, progress, ClassTables::default, |tables, class, goats| {
-        tables.prepare(class);
-        let mut allowed = tables.allowed(goats);
-        let captures = allowed & tables.captures;
-        if captures != 0 {
-            if capture.is_none() {
-                return WIN;
+    solve_all(
+        index,
+        threads,
+        progress,
+        ClassTables::default,
+        |tables, class, goats| {
+            tables.prepare(class);
+            let mut allowed = tables.allowed(goats);
+            let captures = allowed & tables.captures;
+            if captures != 0 {
+                if capture.is_none() {
+                    return WIN;
+                }
+                if rules.forced_capture {
+                    allowed = captures;
+                }
             }
-            if rules.forced_capture {
-                allowed = captures;
+            let mut best = LOSS;
+            while allowed != 0 {
+                let m = allowed.trailing_zeros() as usize;
+                allowed &= allowed - 1;
+                let (values, slots, flip) = match capture {
+                    Some(capture) if tables.captures & 1 << m != 0 => capture,
+                    _ => step,
+                };
+                let child = tables.child_goats(m, goats);
+                let at = u64::from(tables.child_class[m]) * slots + u64::from(rank21(child ^ flip));
+                match get(values, at) {
+                    LOSS => return WIN,
+                    DRAW => best = DRAW,
+                    _ => {}
+                }
             }
-        }
-        let mut best = LOSS;
-        while allowed != 0 {
-            let m = allowed.trailing_zeros() as usize;
-            allowed &= allowed - 1;
-            let (values, slots, flip) = match capture {
-                Some(capture) if tables.captures & 1 << m != 0 => capture,
-                _ => step,
-            };
-            let child = tables.child_goats(m, goats);
-            let at = u64::from(tables.child_class[m]) * slots + u64::from(rank21(child ^ flip));
-            match get(values, at) {
-                LOSS => return WIN,
-                DRAW => best = DRAW,
-                _ => {}
-            }
-        }
-        best
-    })
+            best
+        },
+    )
 }
 
 /// The layers of a placement solve under `rules`, in the order they are solved: goats in hand
