@@ -125,7 +125,10 @@ fn run_perft(
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    // Warnings, and the placement generator's one timing line per layer (`tb gen --placement`).
+    let default_filter = "warn,baghchal::tablebase::placement::generate=info";
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(default_filter))
+        .init();
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Perft {

@@ -32,7 +32,71 @@ struct SymmetricClassMap {
     local_to_rank: Vec<u32>,
 }
 
+impl SymmetricClassMap {
+    /// The canonical ranks of `class` (with a non-empty stabilizer) for `empties` empty points:
+    /// the ranks are walked in increasing order (colex order is increasing order of the
+    /// compressed sets), so the first of each orbit met is its lowest, the canonical one.
+    fn new(class: &TigerClass, empties: usize, slots: u32) -> SymmetricClassMap {
+        let mut rank_to_local = vec![u32::MAX; slots as usize];
+        let mut seen = vec![false; slots as usize];
+        let mut local_to_rank = Vec::new();
+        let mut mask: u32 = (1 << empties) - 1;
+        for rank in 0..slots {
+            if !seen[rank as usize] {
+                rank_to_local[rank as usize] = local_to_rank.len() as u32;
+                local_to_rank.push(rank);
+                let board_empties = expand(class, mask);
+                for &h in &class.stabilizer {
+                    let image = compressed_rank(class, transform(board_empties, h as usize));
+                    seen[image as usize] = true;
+                }
+            }
+            // The next set of as many points in increasing order (Gosper's hack).
+            let low = mask & mask.wrapping_neg();
+            let ripple = mask + low;
+            mask = ripple | (((mask ^ ripple) >> 2) / low);
+        }
+        SymmetricClassMap {
+            rank_to_local,
+            local_to_rank,
+        }
+    }
+}
+
+/// The number of orbits of `class`'s stabilizer (with the identity) on sets of `empties` of
+/// its non-tiger points, by Burnside's lemma: the mean over the group of the number of sets
+/// each symmetry fixes, which are the unions of its cycles with `empties` points in all.
+fn orbits(class: &TigerClass, empties: usize) -> u32 {
+    let group = std::iter::once(0).chain(class.stabilizer.iter().map(|&h| usize::from(h)));
+    let mut fixed_sum = 0;
+    for h in group {
+        // fixed[k]: sets of k points made of the cycles seen so far.
+        let mut fixed = [0u32; NON_TIGER_POINTS + 1];
+        fixed[0] = 1;
+        let mut done = 0u32;
+        for &point in &class.decompress {
+            if done & (1 << point) != 0 {
+                continue;
+            }
+            let mut length = 0;
+            let mut at = usize::from(point);
+            while done & (1 << at) == 0 {
+                done |= 1 << at;
+                at = usize::from(SQUARE_MAPS[h][at]);
+                length += 1;
+            }
+            for k in (length..=NON_TIGER_POINTS).rev() {
+                fixed[k] += fixed[k - length];
+            }
+        }
+        fixed_sum += fixed[empties];
+    }
+    fixed_sum / (class.stabilizer.len() as u32 + 1)
+}
+
 /// The index of one layer: positions with a given number of empty points, one side to move.
+/// Building it costs microseconds: the canonical ranks of a symmetric tiger class are listed
+/// on the first position of that class encoded or decoded.
 #[derive(Debug)]
 pub struct LayerIndex {
     /// Number of empty points (goats captured + 1).
@@ -40,9 +104,10 @@ pub struct LayerIndex {
     tigers: &'static TigerTable,
     /// First index of each class; the last entry is the number of positions.
     offsets: Vec<u32>,
-    symmetric: Vec<Option<SymmetricClassMap>>,
-    /// Compressed empty sets by colex rank.
-    unrank: Vec<u32>,
+    /// Per class: for symmetric classes, the canonical ranks (built on first use).
+    symmetric: Vec<OnceLock<SymmetricClassMap>>,
+    /// Compressed empty sets by colex rank (built on first decode: probes only encode).
+    unrank: OnceLock<Vec<u32>>,
     /// Number of empty sets per tiger class: C(21, empties).
     slots: u32,
     /// Number of leading classes without symmetry (each with `slots` positions).
@@ -78,36 +143,15 @@ impl LayerIndex {
         );
         let tigers = TigerTable::get();
         let slots = BINOMIALS[NON_TIGER_POINTS][empties];
-        let unrank: Vec<u32> = (0..slots)
-            .map(|rank| colex_unrank(rank, empties, NON_TIGER_POINTS))
-            .collect();
         let mut offsets = Vec::with_capacity(tigers.classes.len() + 1);
-        let mut symmetric = Vec::with_capacity(tigers.classes.len());
         let mut next = 0u32;
         for class in &tigers.classes {
             offsets.push(next);
-            if class.stabilizer.is_empty() {
-                symmetric.push(None);
-                next += slots;
-                continue;
-            }
-            let mut rank_to_local = vec![u32::MAX; slots as usize];
-            let mut local_to_rank = Vec::new();
-            for (rank, &mask) in unrank.iter().enumerate() {
-                let board_empties = expand(class, mask);
-                let canonical = class.stabilizer.iter().all(|&h| {
-                    compressed_rank(class, transform(board_empties, h as usize)) >= rank as u32
-                });
-                if canonical {
-                    rank_to_local[rank] = local_to_rank.len() as u32;
-                    local_to_rank.push(rank as u32);
-                }
-            }
-            next += local_to_rank.len() as u32;
-            symmetric.push(Some(SymmetricClassMap {
-                rank_to_local,
-                local_to_rank,
-            }));
+            next += if class.stabilizer.is_empty() {
+                slots
+            } else {
+                orbits(class, empties)
+            };
         }
         offsets.push(next);
         let asymmetric = tigers
@@ -119,11 +163,35 @@ impl LayerIndex {
             empties,
             tigers,
             offsets,
-            symmetric,
-            unrank,
+            symmetric: tigers.classes.iter().map(|_| OnceLock::new()).collect(),
+            unrank: OnceLock::new(),
             slots,
             asymmetric,
         }
+    }
+
+    /// Compressed empty sets by colex rank.
+    #[inline]
+    fn unrank(&self) -> &[u32] {
+        self.unrank.get_or_init(|| {
+            (0..self.slots)
+                .map(|rank| colex_unrank(rank, self.empties, NON_TIGER_POINTS))
+                .collect()
+        })
+    }
+
+    /// The canonical ranks of symmetric class `class_id`.
+    #[inline]
+    fn class_map(&self, class_id: usize) -> &SymmetricClassMap {
+        self.symmetric[class_id].get_or_init(|| {
+            let class = &self.tigers.classes[class_id];
+            let map = SymmetricClassMap::new(class, self.empties, self.slots);
+            debug_assert_eq!(
+                map.local_to_rank.len() as u32,
+                self.offsets[class_id + 1] - self.offsets[class_id]
+            );
+            map
+        })
     }
 
     /// The shared index for `empties` empty points (built on first use).
@@ -178,9 +246,7 @@ impl LayerIndex {
         if (class_id as u32) < self.asymmetric {
             return (class_id as u32 * self.slots + rank, 1);
         }
-        let map = self.symmetric[class_id]
-            .as_ref()
-            .expect("symmetric class has a map");
+        let map = self.class_map(class_id);
         let (mut best, mut fixing) = (rank, 1u8);
         for &h in &class.stabilizer {
             let image = compressed_rank(class, transform(empties, h as usize));
@@ -233,9 +299,7 @@ impl LayerIndex {
             ((index / self.slots) as usize, index % self.slots)
         } else {
             let class_id = self.offsets.partition_point(|&offset| offset <= index) - 1;
-            let map = self.symmetric[class_id]
-                .as_ref()
-                .expect("symmetric class has a map");
+            let map = self.class_map(class_id);
             (
                 class_id,
                 map.local_to_rank[(index - self.offsets[class_id]) as usize],
@@ -244,7 +308,7 @@ impl LayerIndex {
         let class = &self.tigers.classes[class_id];
         let board = Board {
             tigers: class.tigers,
-            empties: expand(class, self.unrank[rank as usize]),
+            empties: expand(class, self.unrank()[rank as usize]),
         };
         (board, class_id)
     }
@@ -283,6 +347,27 @@ mod tests {
         // Per side, layers with 1..=5 empty points (0..=4 goats captured).
         for (empties, &count) in (1..=MAX_EMPTIES).zip(&CLASSES_PER_LAYER) {
             assert_eq!(LayerIndex::get(empties).len(), count, "{empties} empties");
+        }
+    }
+
+    /// The orbit counts (Burnside) that place the classes agree with the canonical ranks
+    /// listed by walking every empty set, for every symmetric class and layer.
+    #[test]
+    fn orbit_counts_match_canonical_ranks() {
+        let table = TigerTable::get();
+        let slots_by_empties = &BINOMIALS[NON_TIGER_POINTS];
+        for (empties, &slots) in slots_by_empties.iter().enumerate().skip(1) {
+            for class in table.classes.iter().filter(|c| !c.stabilizer.is_empty()) {
+                let map = SymmetricClassMap::new(class, empties, slots);
+                assert_eq!(orbits(class, empties), map.local_to_rank.len() as u32);
+                // Canonical means lowest of its orbit under the stabilizer.
+                for &rank in map.local_to_rank.iter().step_by(7) {
+                    let board = expand(class, colex_unrank(rank, empties, NON_TIGER_POINTS));
+                    for &h in &class.stabilizer {
+                        assert!(compressed_rank(class, transform(board, h as usize)) >= rank);
+                    }
+                }
+            }
         }
     }
 }

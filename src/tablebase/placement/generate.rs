@@ -27,8 +27,22 @@ pub struct PlacementReport {
     pub resumed: bool,
     /// Wall time spent solving both sides and writing (or loading), seconds.
     pub seconds: f64,
+    /// Of which solving goats to move, tigers to move, and counting and writing the file
+    /// (all zero for a layer loaded from its file).
+    pub phase_seconds: PhaseSeconds,
     /// File size in bytes.
     pub file_bytes: u64,
+}
+
+/// Wall time of the phases of one placement layer, seconds.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PhaseSeconds {
+    /// Solving goats to move.
+    pub goats: f64,
+    /// Solving tigers to move.
+    pub tigers: f64,
+    /// Counting the values and writing the file.
+    pub write: f64,
 }
 
 /// What a placement run did.
@@ -164,6 +178,7 @@ pub fn placement_from<'a>(
             .collect();
         // Seconds spent on each layer (solving both sides and writing, or loading).
         let mut seconds: BTreeMap<u8, f64> = BTreeMap::new();
+        let mut goat_seconds: BTreeMap<u8, f64> = BTreeMap::new();
         let mut goats: BTreeMap<u8, Vec<u8>> = BTreeMap::new();
         let mut loaded: BTreeMap<u8, (LayerHeader, Vec<u8>)> = BTreeMap::new();
         for layer in &level {
@@ -200,6 +215,7 @@ pub fn placement_from<'a>(
             goats.insert(captured, solve_goats(index, &children, threads, &report));
             done_before += index.len();
             seconds.insert(captured, started.elapsed().as_secs_f64());
+            goat_seconds.insert(captured, started.elapsed().as_secs_f64());
         }
         previous_tigers.clear();
         let mut tigers: BTreeMap<u8, Vec<u8>> = BTreeMap::new();
@@ -208,9 +224,11 @@ pub fn placement_from<'a>(
             let started = Instant::now();
             let index = &indexes[&captured];
             let path = placement_path(dir, in_hand, captured);
+            let mut phases = PhaseSeconds::default();
             let (header, tiger_values, resumed) = match loaded.remove(&captured) {
                 Some((header, values)) => (header, values, true),
                 None => {
+                    phases.goats = goat_seconds.get(&captured).copied().unwrap_or(0.0);
                     let capture = (captured + 1 < rules.captures_to_win)
                         .then(|| goats.get(&(captured + 1)).zip(indexes.get(&(captured + 1))))
                         .flatten()
@@ -223,6 +241,8 @@ pub fn placement_from<'a>(
                     let report = |done: u64, _: u64| progress("placement", base + done, total);
                     let values = solve_tigers(index, &children, rules, threads, &report);
                     done_before += index.len();
+                    phases.tigers = started.elapsed().as_secs_f64();
+                    let writing = Instant::now();
                     let header = LayerHeader {
                         counts: [
                             count_codes(&goats[&captured], index.len()),
@@ -231,7 +251,15 @@ pub fn placement_from<'a>(
                         ..expected_header(rules, *layer)
                     };
                     write_layer(&path, &header, &goats[&captured], &values)?;
-                    log::info!("placement {in_hand} in hand, {captured} captured: written");
+                    phases.write = writing.elapsed().as_secs_f64();
+                    log::info!(
+                        "placement {in_hand} in hand, {captured} captured: {} positions per side, \
+                         goats {:.2} s, tigers {:.2} s, write {:.2} s",
+                        index.len(),
+                        phases.goats,
+                        phases.tigers,
+                        phases.write
+                    );
                     (header, values, false)
                 }
             };
@@ -239,6 +267,7 @@ pub fn placement_from<'a>(
                 header,
                 resumed,
                 seconds: seconds[&captured] + started.elapsed().as_secs_f64(),
+                phase_seconds: phases,
                 file_bytes: std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
             });
             tigers.insert(captured, tiger_values);

@@ -14,6 +14,8 @@ use std::sync::OnceLock;
 
 /// All 25 points.
 pub const FULL: u32 = (1 << 25) - 1;
+/// All 21 non-tiger points of a compressed set.
+pub const MASK21: u32 = (1 << NON_TIGER_POINTS) - 1;
 /// Goats in a game.
 pub const GOATS_IN_GAME: u8 = 20;
 
@@ -293,16 +295,30 @@ impl PlacementIndex {
         self.encode_in_class(class, &frames.classes[class], frames.transform(goats, g))
     }
 
+    /// The ranked sets by rank, compressed (bit `i` = the representative's `i`-th non-tiger
+    /// point): the goats when [`PlacementIndex::ranks_goats`], else the empty points.
+    pub fn ranked_sets(&self) -> &[u32] {
+        self.unrank
+            .get_or_init(|| (0..self.slots).map(|r| unrank21(r, self.ranked)).collect())
+    }
+
+    /// What turns a compressed goat set into the compressed ranked set (by exclusive or): 0
+    /// when the goats are ranked, else all 21 points.
+    pub fn ranked_flip(&self) -> u32 {
+        if self.ranks_goats {
+            0
+        } else {
+            MASK21
+        }
+    }
+
     /// The board at `index`: its tiger class and goats (tigers are the class representative).
     #[inline]
     pub fn decode(&self, index: u64) -> (usize, u32) {
         let class = (index / u64::from(self.slots)) as usize;
         let rank = (index % u64::from(self.slots)) as usize;
         let points = &Frames::get().classes[class];
-        let unrank = self
-            .unrank
-            .get_or_init(|| (0..self.slots).map(|r| unrank21(r, self.ranked)).collect());
-        let ranked = expand(unrank[rank], points.ascending);
+        let ranked = expand(self.ranked_sets()[rank], points.ascending);
         let goats = if self.ranks_goats {
             ranked
         } else {

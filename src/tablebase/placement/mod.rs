@@ -16,6 +16,7 @@
 
 pub mod generate;
 pub mod index;
+mod moves;
 pub mod packed;
 pub mod solve;
 pub mod verify;

@@ -9,14 +9,17 @@
 use super::super::index::LayerIndex;
 use super::super::value::{decode_value, Wdl};
 use super::super::TableRules;
-use super::index::{ClassPoints, Frames, Layer, PlacementIndex, FULL};
-use super::packed::{get, DRAW, LOSS, WIN};
-use crate::tables::{JUMPS, NEIGHBOURS};
+use super::index::{expand, rank21, Frames, Layer, PlacementIndex, FULL, MASK21};
+use super::moves::ClassTables;
+use super::packed::{count_codes, get, DRAW, LOSS, WIN};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
-/// Positions per unit of work (a multiple of 4, so that units own whole bytes).
+/// Positions per unit of work, at least.
 const CHUNK: usize = 1 << 14;
+/// Goats to move are solved by pushing the tigers' non-wins ([`push_goats`]) when these make
+/// at most this fraction of the children's layer.
+const PUSH_BELOW: f64 = 0.5;
 
 /// Progress report: positions done, positions in all.
 pub type Progress<'a> = &'a (dyn Fn(u64, u64) + Sync);
@@ -49,95 +52,42 @@ pub struct GoatChildren<'a> {
     pub capture: Option<(&'a [u8], &'a PlacementIndex)>,
 }
 
-/// A tiger move from a class representative: where it goes and the frame of the child.
-#[derive(Copy, Clone, Debug)]
-struct TigerMove {
-    to: u8,
-    /// The jumped point, or 25 for a step.
-    over: u8,
-    /// The child's tiger class and the symmetry onto its representative.
-    class: u16,
-    symmetry: u8,
-}
-
-/// Per tiger class, its possible tiger moves (captures first).
-struct ClassMoves {
-    moves: Vec<Vec<TigerMove>>,
-    captures: Vec<usize>,
-}
-
-impl ClassMoves {
-    fn get() -> &'static ClassMoves {
-        static MOVES: OnceLock<ClassMoves> = OnceLock::new();
-        MOVES.get_or_init(|| {
-            let frames = Frames::get();
-            let mut moves = Vec::new();
-            let mut captures = Vec::new();
-            for points in &frames.classes {
-                let tigers = points.tigers;
-                let mut list = Vec::new();
-                let child = |from: u32, to: u32, over: u8| {
-                    let (class, g) = frames.class_of(tigers ^ (1 << from) ^ (1 << to));
-                    TigerMove {
-                        to: to as u8,
-                        over,
-                        class: class as u16,
-                        symmetry: g as u8,
-                    }
-                };
-                for &from in &points.ascending {
-                    let jumps = &JUMPS[usize::from(from)];
-                    for i in 0..usize::from(jumps.len) {
-                        let land = jumps.land[i].index() as u32;
-                        if tigers & (1 << land) == 0 {
-                            let over = jumps.over[i].index() as u8;
-                            list.push(child(u32::from(from), land, over));
-                        }
-                    }
-                }
-                captures.push(list.len());
-                for &from in &points.ascending {
-                    let mut targets = NEIGHBOURS[usize::from(from)].0 & !tigers;
-                    while targets != 0 {
-                        let to = targets.trailing_zeros();
-                        targets &= targets - 1;
-                        list.push(child(u32::from(from), to, 25));
-                    }
-                }
-                moves.push(list);
-            }
-            ClassMoves { moves, captures }
-        })
-    }
-}
-
-/// Runs `solve(position_index, class, goats) -> code` over every position of a layer on
-/// `threads` threads, writing packed codes.
-fn solve_all(
+/// Runs `solve(state, class, codes)` for every tiger class of a layer on `threads` threads
+/// (each with its own `state`): it fills `codes`, one 2-bit code per rank of the class's
+/// positions, which are packed into the result. Work is handed out in groups of classes that
+/// start on whole bytes (4 classes hold a multiple of 4 positions), so no byte is shared.
+fn solve_classes<S>(
     index: &PlacementIndex,
     threads: usize,
     progress: Progress,
-    solve: impl Fn(usize, u32) -> u8 + Sync,
+    state: impl Fn() -> S + Sync,
+    solve: impl Fn(&mut S, usize, &mut [u8]) + Sync,
 ) -> Vec<u8> {
     let len = index.len();
+    let slots = index.slots as usize;
+    let group = 4 * CHUNK.div_ceil(4 * slots);
     let mut out = vec![0u8; len.div_ceil(4) as usize];
     let done = AtomicU64::new(0);
-    let work = Mutex::new(out.chunks_mut(CHUNK / 4).enumerate());
-    let worker = || loop {
-        let next = work.lock().map(|mut chunks| chunks.next());
-        let Ok(Some((chunk, bytes))) = next else {
-            return;
-        };
-        let first = (chunk * CHUNK) as u64;
-        let end = (first + CHUNK as u64).min(len);
-        for position in first..end {
-            let (class, goats) = index.decode(position);
-            let code = solve(class, goats);
-            let offset = position - first;
-            bytes[(offset >> 2) as usize] |= code << ((offset & 3) * 2);
+    let work = Mutex::new(out.chunks_mut(group * slots / 4).enumerate());
+    let worker = || {
+        let mut state = state();
+        let mut codes = vec![0u8; slots];
+        loop {
+            let next = work.lock().map(|mut units| units.next());
+            let Ok(Some((unit, bytes))) = next else {
+                return;
+            };
+            let classes = group * unit..(group * (unit + 1)).min(len as usize / slots);
+            for (k, class) in classes.clone().enumerate() {
+                solve(&mut state, class, &mut codes);
+                for (rank, &code) in codes.iter().enumerate() {
+                    let offset = k * slots + rank;
+                    bytes[offset >> 2] |= code << ((offset & 3) * 2);
+                }
+            }
+            let positions = (classes.len() * slots) as u64;
+            progress(done.fetch_add(positions, Relaxed) + positions, len);
         }
-        let total = done.fetch_add(end - first, Relaxed) + (end - first);
-        progress(total, len);
     };
     std::thread::scope(|scope| {
         for _ in 1..threads.max(1) {
@@ -148,6 +98,23 @@ fn solve_all(
     out
 }
 
+/// As [`solve_classes`], with `solve(state, class, goats) -> code` for each position: `goats`
+/// is its compressed goat set (bit `i` = the class representative's `i`-th non-tiger point).
+fn solve_all<S>(
+    index: &PlacementIndex,
+    threads: usize,
+    progress: Progress,
+    state: impl Fn() -> S + Sync,
+    solve: impl Fn(&mut S, usize, u32) -> u8 + Sync,
+) -> Vec<u8> {
+    let (ranked_sets, flip) = (index.ranked_sets(), index.ranked_flip());
+    solve_classes(index, threads, progress, state, |state, class, codes| {
+        for (code, &set) in codes.iter_mut().zip(ranked_sets) {
+            *code = solve(state, class, set ^ flip);
+        }
+    })
+}
+
 /// Solves goats to move in layer `index.layer` (h >= 1): every empty point is a placement.
 pub fn solve_goats(
     index: &PlacementIndex,
@@ -156,39 +123,122 @@ pub fn solve_goats(
     progress: Progress,
 ) -> Vec<u8> {
     let frames = Frames::get();
-    solve_all(index, threads, progress, |class, goats| {
-        let points = &frames.classes[class];
-        let tigers = points.tigers;
-        let empties = FULL & !(tigers | goats);
-        let mut best = LOSS;
-        let mut rest = empties;
-        while rest != 0 {
-            let point = rest.trailing_zeros();
-            rest &= rest - 1;
-            let child_goats = goats | (1 << point);
-            // The child's value for the tigers.
-            let child = match children {
-                TigerChildren::Movement { values, index } => {
-                    let (class, _) = index.encode(tigers, empties ^ (1 << point));
-                    let byte = values[index.len() as usize + class as usize];
-                    match decode_value(byte).wdl {
-                        Wdl::Win => WIN,
-                        Wdl::Draw => DRAW,
-                        Wdl::Loss => LOSS,
+    match children {
+        TigerChildren::Movement {
+            values,
+            index: movement,
+        } => {
+            solve_all(
+                index,
+                threads,
+                progress,
+                || (),
+                |_, class, goats| {
+                    let points = &frames.classes[class];
+                    let tigers = points.tigers;
+                    let empties = FULL & !(tigers | expand(goats, points.ascending));
+                    let mut best = LOSS;
+                    let mut rest = empties;
+                    while rest != 0 {
+                        let point = rest.trailing_zeros();
+                        rest &= rest - 1;
+                        // The child's value for the tigers.
+                        let (child, _) = movement.encode(tigers, empties ^ (1 << point));
+                        let byte = values[movement.len() as usize + child as usize];
+                        match decode_value(byte).wdl {
+                            Wdl::Win => {}
+                            Wdl::Draw => best = DRAW,
+                            Wdl::Loss => return WIN,
+                        }
                     }
-                }
-                TigerChildren::Placement { values, index } => {
-                    get(values, index.encode_in_class(class, points, child_goats))
-                }
-            };
-            match child {
-                LOSS => return WIN,
-                DRAW => best = DRAW,
-                _ => {}
-            }
+                    best
+                },
+            )
         }
-        best
-    })
+        TigerChildren::Placement {
+            values,
+            index: child,
+        } => {
+            let [wins, ..] = count_codes(values, child.len());
+            if (child.len() - wins) as f64 <= PUSH_BELOW * child.len() as f64 {
+                return push_goats(index, values, child, threads, progress);
+            }
+            // The children share the position's class and frame: a placement adds one bit.
+            let (slots, flip) = (u64::from(child.slots), child.ranked_flip());
+            solve_all(
+                index,
+                threads,
+                progress,
+                || (),
+                |_, class, goats| {
+                    let base = class as u64 * slots;
+                    let mut draw = false;
+                    let mut rest = MASK21 & !goats;
+                    while rest != 0 {
+                        let placed = goats | 1 << rest.trailing_zeros();
+                        rest &= rest - 1;
+                        let child = get(values, base + u64::from(rank21(placed ^ flip)));
+                        if child == LOSS {
+                            return WIN;
+                        }
+                        draw |= child == DRAW;
+                    }
+                    if draw {
+                        DRAW
+                    } else {
+                        LOSS
+                    }
+                },
+            )
+        }
+    }
+}
+
+/// Goats to move as [`solve_goats`] from a tigers-to-move layer (`values`, indexed by
+/// `child`) that the tigers mostly win: rather than each position looking at all its
+/// placements, each child the tigers do not win is pushed to its parents (the child without
+/// one of its goats). A child won by the tigers changes nothing, so only the others cost work.
+fn push_goats(
+    index: &PlacementIndex,
+    values: &[u8],
+    child: &PlacementIndex,
+    threads: usize,
+    progress: Progress,
+) -> Vec<u8> {
+    let (child_sets, child_flip) = (child.ranked_sets(), child.ranked_flip());
+    let flip = index.ranked_flip();
+    solve_classes(
+        index,
+        threads,
+        progress,
+        || (),
+        |_, class, codes| {
+            // Bit 0: a placement leads to a draw; bit 1: to a tigers' loss.
+            codes.fill(0);
+            let first = class as u64 * u64::from(child.slots);
+            for (rank, &set) in child_sets.iter().enumerate() {
+                let flag = match get(values, first + rank as u64) {
+                    WIN => continue,
+                    LOSS => 2,
+                    _ => 1,
+                };
+                let goats = set ^ child_flip;
+                let mut rest = goats;
+                while rest != 0 {
+                    let placed = rest & rest.wrapping_neg();
+                    rest ^= placed;
+                    codes[rank21(goats ^ placed ^ flip) as usize] |= flag;
+                }
+            }
+            for code in codes.iter_mut() {
+                *code = match *code {
+                    0 => LOSS,
+                    1 => DRAW,
+                    _ => WIN,
+                };
+            }
+        },
+    )
 }
 
 /// Solves tigers to move in layer `index.layer` under `rules`.
@@ -199,46 +249,51 @@ pub fn solve_tigers(
     threads: usize,
     progress: Progress,
 ) -> Vec<u8> {
-    let frames = Frames::get();
-    let class_moves = ClassMoves::get();
-    let classes: &[ClassPoints] = &frames.classes;
-    solve_all(index, threads, progress, |class, goats| {
-        let tigers = classes[class].tigers;
-        let empties = FULL & !(tigers | goats);
-        let moves = &class_moves.moves[class];
-        let capture_count = class_moves.captures[class];
-        let mut best = LOSS;
-        let mut any = false;
-        for (i, mv) in moves.iter().enumerate() {
-            if i == capture_count && any && rules.forced_capture {
-                break;
-            }
-            if empties & (1 << mv.to) == 0 {
-                continue;
-            }
-            let (values, child_index, child_goats) = if i < capture_count {
-                if goats & (1 << mv.over) == 0 {
-                    continue;
+    let (step_values, step_index) = children.step;
+    let step = (
+        step_values,
+        u64::from(step_index.slots),
+        step_index.ranked_flip(),
+    );
+    let capture = children
+        .capture
+        .map(|(values, index)| (values, u64::from(index.slots), index.ranked_flip()));
+    solve_all(
+        index,
+        threads,
+        progress,
+        ClassTables::default,
+        |tables, class, goats| {
+            tables.prepare(class);
+            let mut allowed = tables.allowed(goats);
+            let captures = allowed & tables.captures;
+            if captures != 0 {
+                if capture.is_none() {
+                    return WIN;
                 }
-                match children.capture {
-                    None => return WIN,
-                    Some((values, child_index)) => (values, child_index, goats ^ (1 << mv.over)),
+                if rules.forced_capture {
+                    allowed = captures;
                 }
-            } else {
-                (children.step.0, children.step.1, goats)
-            };
-            any = true;
-            let child_class = usize::from(mv.class);
-            let turned = frames.transform(child_goats, usize::from(mv.symmetry));
-            let at = child_index.encode_in_class(child_class, &classes[child_class], turned);
-            match get(values, at) {
-                LOSS => return WIN,
-                DRAW => best = DRAW,
-                _ => {}
             }
-        }
-        best
-    })
+            let mut best = LOSS;
+            while allowed != 0 {
+                let m = allowed.trailing_zeros() as usize;
+                allowed &= allowed - 1;
+                let (values, slots, flip) = match capture {
+                    Some(capture) if tables.captures & 1 << m != 0 => capture,
+                    _ => step,
+                };
+                let child = tables.child_goats(m, goats);
+                let at = u64::from(tables.child_class[m]) * slots + u64::from(rank21(child ^ flip));
+                match get(values, at) {
+                    LOSS => return WIN,
+                    DRAW => best = DRAW,
+                    _ => {}
+                }
+            }
+            best
+        },
+    )
 }
 
 /// The layers of a placement solve under `rules`, in the order they are solved: goats in hand
