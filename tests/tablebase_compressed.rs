@@ -94,14 +94,14 @@ fn every_value_decodes_to_the_uncompressed_one_on_both_sides() {
         );
     }
     // Through `Tablebase::probe`, as the engine, referee, GUI and Python oracle read it:
-    // every 5th position of each side, and the values must not be all the same.
+    // every 61st position of each side, and the values must not be all the same.
     let (plain, compressed) = (open(plain_dir()), open(compressed_dir()));
     for layer in layers() {
         assert!(compressed.placement().unwrap().is_compressed(layer));
         assert!(!plain.placement().unwrap().is_compressed(layer));
         let mut seen = std::collections::BTreeSet::new();
         for side in [Side::Goats, Side::Tigers] {
-            for at in (0..PlacementIndex::new(layer).len()).step_by(5) {
+            for at in (0..PlacementIndex::new(layer).len()).step_by(61) {
                 let Some(position) = position_at(layer, at, side) else {
                     continue;
                 };
@@ -385,4 +385,63 @@ fn the_engine_and_tb_probe_answer_alike_on_both_formats() {
     let (expected, found) = (batch(plain_dir()), batch(compressed_dir()));
     assert_eq!(expected.lines().count(), positions.len());
     assert_eq!(found, expected);
+}
+
+#[test]
+fn the_cli_compresses_verifies_against_the_source_and_probes() {
+    // Captures to win 1: every tiger capture wins, so both layers have don't-care values.
+    let root = temp("tb-compressed-cli");
+    let _ = std::fs::remove_dir_all(&root);
+    let (source, target) = (root.join("plain"), root.join("packed"));
+    let run = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_baghchal"))
+            .arg("tb")
+            .args(args)
+            .output()
+            .expect("runs");
+        let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        (output.status.success(), stdout, stderr)
+    };
+    let (source_arg, target_arg) = (source.to_str().unwrap(), target.to_str().unwrap());
+    let gen = [
+        "gen",
+        "--out",
+        source_arg,
+        "--captures-to-win",
+        "1",
+        "--placement",
+        "--max-in-hand",
+        "2",
+    ];
+    assert!(run(&gen).0);
+    let (ok, text, _) = run(&["compress", source_arg, "--out", target_arg]);
+    assert!(ok, "{text}");
+    assert!(text.contains("layers: 2\n"), "{text}");
+    assert!(text.contains("bits per stored position: "), "{text}");
+    assert!(!placement_path(&target, 1, 0).exists());
+    assert!(compressed_path(&target, 2, 0).exists() && layer_path(&target, 0).exists());
+    let (ok, text, _) = run(&["compress", source_arg, "--out", target_arg]);
+    assert!(ok && text.matches("(present)").count() == 2, "{text}");
+    let (ok, text, _) = run(&["verify", target_arg, "--against", source_arg]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("compressed 2 in hand 0 captured: 4431560 positions per side, 0 tigers-to-move and 0 goats-to-move mismatches, counts match"),
+        "{text}"
+    );
+    let (ok, text, _) = run(&["verify", target_arg]);
+    assert!(ok && text.ends_with("verify: ok\n"), "{text}");
+    for position in [
+        "TGGGG/GGGGG/GGGGG/G1GGG/T2TT t 2 0",
+        "TGGGG/GGGGG/GGGGG/G1GGG/T2TT g 2 0",
+    ] {
+        assert_eq!(
+            run(&["probe", target_arg, position]).1,
+            run(&["probe", source_arg, position]).1
+        );
+    }
+    // Against a directory without the uncompressed files: an error naming the missing one.
+    let (ok, _, stderr) = run(&["verify", target_arg, "--against", target_arg]);
+    assert!(!ok, "no uncompressed files to compare with: {stderr}");
+    assert!(stderr.contains("place-01-0.bctb"), "{stderr}");
 }
