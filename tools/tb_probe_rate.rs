@@ -50,12 +50,13 @@ fn main() {
         dir.display(),
         layers.len()
     );
+    let indexes: Vec<PlacementIndex> = layers.iter().map(|&l| PlacementIndex::new(l)).collect();
     for side in [Side::Tigers, Side::Goats] {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut positions = Vec::new();
         while positions.len() < samples as usize {
-            let layer = layers[rng.random_range(0..layers.len())];
-            let index = PlacementIndex::new(layer);
+            let which = rng.random_range(0..layers.len());
+            let (layer, index) = (layers[which], &indexes[which]);
             let (class, goats) = index.decode(rng.random_range(0..index.len()));
             let tigers = Frames::get().classes[class].tigers;
             if let Ok(position) = Position::from_parts(

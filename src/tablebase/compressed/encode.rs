@@ -105,7 +105,7 @@ fn encode_segment(mut sequence: Vec<u16>, scratch: &mut Scratch, out: &mut Vec<u
     out.extend_from_slice(&[0, 0]);
     out.extend_from_slice(&(block_counts.len() as u32).to_le_bytes());
     out.extend_from_slice(&[0, 0, 0, 0]);
-    debug_assert_eq!(SEGMENT_HEADER, 16);
+    const { assert!(SEGMENT_HEADER == 16) };
     for (left, right) in &pairs {
         out.extend_from_slice(&left.to_le_bytes());
         out.extend_from_slice(&right.to_le_bytes());
@@ -156,7 +156,7 @@ impl BlockWriter {
 /// Pairs are counted by sorting them (sequential memory access: a table of counts indexed by
 /// pair would miss the cache at nearly every step).
 fn pair_dictionary(sequence: &mut Vec<u16>, scratch: &mut Scratch) -> (Vec<(u16, u16)>, Vec<u32>) {
-    debug_assert!(MAX_SYMBOLS <= 1 << SYMBOL_BITS);
+    const { assert!(MAX_SYMBOLS <= 1 << SYMBOL_BITS) };
     let mut pairs: Vec<(u16, u16)> = Vec::new();
     let mut lens = vec![1u32; 3];
     let mut candidates: Vec<(u32, u16, u16)> = Vec::new();
