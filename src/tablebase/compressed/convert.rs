@@ -1,6 +1,6 @@
 //! `tb compress` (uncompressed placement layers to compressed ones, resumable per layer) and
 //! the checks of compressed layers: every value against the uncompressed files
-//! ([`compare_with`]), and both sides' values for `tb verify` ([`layer_sides`]).
+//! ([`compare_with`]), and both sides' values for `tb verify` ([`SideReader`]).
 
 use super::super::file::{
     check_payload, encode_header_as, layer_path, open_layer, placement_path, write_atomic,
