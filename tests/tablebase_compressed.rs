@@ -426,7 +426,7 @@ fn the_cli_compresses_verifies_against_the_source_and_probes() {
     let (ok, text, _) = run(&["verify", target_arg, "--against", source_arg]);
     assert!(ok, "{text}");
     assert!(
-        text.contains("compressed 2 in hand 0 captured: 4431560 positions per side, 0 tigers-to-move and 0 goats-to-move mismatches, counts match"),
+        text.contains("compressed 2 in hand 0 captured: 2215780 positions per side, 0 tigers-to-move and 0 goats-to-move mismatches, counts match"),
         "{text}"
     );
     let (ok, text, _) = run(&["verify", target_arg]);
