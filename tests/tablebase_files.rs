@@ -228,6 +228,7 @@ fn tb_commands_write_to_the_writer_they_are_handed() {
     let (result, text) = run_into_buffer(TbCommand::Verify {
         dir: dir.clone(),
         placement_stride: 1,
+        against: None,
         threads: Some(2),
     });
     assert_eq!(result, Ok(()));

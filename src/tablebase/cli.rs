@@ -1,5 +1,6 @@
 //! The `baghchal tb ...` subcommands: gen, verify, probe.
 
+use super::compressed::convert::{compare, compress};
 use super::forbid::cli::ForbidCommand;
 use super::forbid::probe::probe_forbid;
 use super::forbid::ForbidValue;
@@ -61,9 +62,23 @@ pub enum TbCommand {
         /// placement phase has about 3.5e10 positions).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
         placement_stride: u64,
+        /// Instead: compare every value of the compressed placement layers in DIR with the
+        /// uncompressed files in this directory.
+        #[arg(long)]
+        against: Option<PathBuf>,
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
+    },
+    /// Compress the placement layers of DIR (format version 2: tigers to move only, about 0.4
+    /// bit a position; docs/tablebase.md). Resumes: layers already compressed are kept.
+    Compress {
+        /// Directory of the uncompressed tables.
+        dir: PathBuf,
+        /// Directory for the compressed layers (default: DIR); the movement tables are copied
+        /// there when absent, so it is a complete set of tables.
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Bagh Chal under `Repetition forbid`: census and exact values of the table draws (see
     /// docs/forbid.md).
@@ -285,8 +300,18 @@ fn run_with_progress(
         }
         TbCommand::Verify {
             dir,
+            against: Some(reference),
+            threads,
+            ..
+        } => compare(&dir, &reference, threads_or_default(threads), out, progress),
+        TbCommand::Compress { dir, out: target } => {
+            compress(&dir, target.as_deref().unwrap_or(&dir), out, progress)
+        }
+        TbCommand::Verify {
+            dir,
             placement_stride,
             threads,
+            against: None,
         } => {
             let (tables, checks) = verify_tables(&dir, threads_or_default(threads), progress)
                 .map_err(|e| e.to_string())?;

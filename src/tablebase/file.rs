@@ -15,8 +15,11 @@ use std::time::SystemTime;
 
 /// File magic.
 pub const MAGIC: [u8; 8] = *b"BAGHTB\r\n";
-/// Format version.
+/// Format version of the uncompressed files (`.bctb`).
 pub const VERSION: u32 = 1;
+/// Format version of compressed placement files (`.bctz`, [`super::compressed`]): the same
+/// header, a different payload.
+pub const COMPRESSED_VERSION: u32 = 2;
 /// Header length in bytes.
 pub const HEADER_LEN: usize = 88;
 
@@ -68,15 +71,25 @@ pub fn crc32(data: &[u8]) -> u32 {
 }
 
 fn encode_header(header: &LayerHeader, payload_crc: u32) -> [u8; HEADER_LEN] {
+    encode_header_as(header, VERSION, 2 * header.side_bytes(), payload_crc)
+}
+
+/// The header of a file of format `version` with a payload of `payload_len` bytes.
+pub(crate) fn encode_header_as(
+    header: &LayerHeader,
+    version: u32,
+    payload_len: u64,
+    payload_crc: u32,
+) -> [u8; HEADER_LEN] {
     let mut out = [0u8; HEADER_LEN];
     out[0..8].copy_from_slice(&MAGIC);
-    out[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    out[8..12].copy_from_slice(&version.to_le_bytes());
     out[12] = u8::from(header.rules.forced_capture);
     out[13] = header.rules.captures_to_win;
     out[14] = header.captured;
     out[15] = header.in_hand;
     out[16..24].copy_from_slice(&header.positions.to_le_bytes());
-    out[24..32].copy_from_slice(&(2 * header.side_bytes()).to_le_bytes());
+    out[24..32].copy_from_slice(&payload_len.to_le_bytes());
     for side in 0..2 {
         for kind in 0..3 {
             let at = 32 + 8 * (3 * side + kind);
@@ -170,8 +183,14 @@ pub(crate) fn open_error(path: &Path, source: std::io::Error) -> TablebaseError 
 }
 
 /// Checks everything but the payload checksum: `head` is the file's first bytes (all of them
-/// when shorter than a header), `file_len` its length. Returns the header and payload checksum.
-fn parse_header(head: &[u8], file_len: u64) -> Result<(LayerHeader, u32), Corruption> {
+/// when shorter than a header), `file_len` its length, `version` the format the file must have
+/// ([`VERSION`], or [`COMPRESSED_VERSION`]: a placement layer with a payload of any length).
+/// Returns the header and payload checksum.
+fn parse_header(
+    head: &[u8],
+    file_len: u64,
+    version: u32,
+) -> Result<(LayerHeader, u32), Corruption> {
     if head.len() < HEADER_LEN {
         if head.len() >= 8 && head[..8] != MAGIC {
             return Err(Corruption::BadMagic);
@@ -184,9 +203,9 @@ fn parse_header(head: &[u8], file_len: u64) -> Result<(LayerHeader, u32), Corrup
     if head[..8] != MAGIC {
         return Err(Corruption::BadMagic);
     }
-    let version = u32_at(head, 8);
-    if version != VERSION {
-        return Err(Corruption::BadVersion(version));
+    let found = u32_at(head, 8);
+    if found != version {
+        return Err(Corruption::BadVersion(found));
     }
     if crc32(&head[..84]) != u32_at(head, 84) {
         return Err(Corruption::HeaderChecksum);
@@ -194,7 +213,12 @@ fn parse_header(head: &[u8], file_len: u64) -> Result<(LayerHeader, u32), Corrup
     let positions = u64_at(head, 16);
     let payload_len = u64_at(head, 24);
     let side_len = side_bytes(head[15], positions);
-    if side_len.and_then(|n| n.checked_mul(2)) != Some(payload_len) || head[12] > 1 {
+    let length_fits = if version == COMPRESSED_VERSION {
+        head[15] > 0 && side_len.is_some()
+    } else {
+        side_len.and_then(|n| n.checked_mul(2)) == Some(payload_len)
+    };
+    if !length_fits || head[12] > 1 {
         return Err(Corruption::BadHeader);
     }
     let expected = payload_len
@@ -237,7 +261,7 @@ pub fn read_layer(path: &Path) -> Result<(LayerHeader, Vec<u8>), TablebaseError>
         reason,
     };
     let head = &bytes[..bytes.len().min(HEADER_LEN)];
-    let (header, payload_crc) = parse_header(head, bytes.len() as u64).map_err(corrupt)?;
+    let (header, payload_crc) = parse_header(head, bytes.len() as u64, VERSION).map_err(corrupt)?;
     if crc32(&bytes[HEADER_LEN..]) != payload_crc {
         return Err(corrupt(Corruption::PayloadChecksum));
     }
@@ -280,6 +304,14 @@ impl fmt::Debug for LayerValues {
 }
 
 impl LayerValues {
+    /// Values held in memory (not mapped from a file).
+    #[cfg(test)]
+    pub(crate) fn owned(values: Vec<u8>) -> LayerValues {
+        LayerValues {
+            storage: Storage::Owned(values),
+        }
+    }
+
     /// Whether the values are memory-mapped from the file (rather than copied into memory).
     pub fn is_mapped(&self) -> bool {
         matches!(self.storage, Storage::Mapped(_))
@@ -416,6 +448,14 @@ pub fn check_payload(path: &Path, values: &[u8], payload_crc: u32) -> Result<(),
 /// # Errors
 /// [`TablebaseError::NotFound`], [`TablebaseError::Io`] or [`TablebaseError::Corrupt`].
 pub fn map_layer(path: &Path) -> Result<MappedLayer, TablebaseError> {
+    map_file(path, VERSION)
+}
+
+/// As [`map_layer`] for a file of format `version`: the values are the whole payload.
+///
+/// # Errors
+/// As [`map_layer`].
+pub(crate) fn map_file(path: &Path, version: u32) -> Result<MappedLayer, TablebaseError> {
     let io = |source| TablebaseError::Io {
         path: path.to_path_buf(),
         source,
@@ -432,7 +472,8 @@ pub fn map_layer(path: &Path) -> Result<MappedLayer, TablebaseError> {
         .take(HEADER_LEN as u64)
         .read_to_end(&mut head)
         .map_err(io)?;
-    let (header, payload_crc) = parse_header(&head, file_len).map_err(corrupt)?;
+    let (header, payload_crc) = parse_header(&head, file_len, version).map_err(corrupt)?;
+    let payload_len = file_len - HEADER_LEN as u64;
     let identity = FileIdentity::new(&metadata, u32_at(&head, 84));
     // SAFETY: the map is read-only and private to this process; the length was checked above,
     // and is checked again below, so no access goes past the end of the file as it was mapped.
@@ -448,13 +489,13 @@ pub fn map_layer(path: &Path) -> Result<MappedLayer, TablebaseError> {
         }
         Err(error) => {
             log::debug!("\"{}\": cannot map ({error}); reading", path.display());
-            let mut values = Vec::with_capacity(2 * header.side_bytes() as usize);
+            let mut values = Vec::with_capacity(payload_len as usize);
             file.read_to_end(&mut values).map_err(io)?;
             Storage::Owned(values)
         }
     };
     let values = LayerValues { storage };
-    if values.len() as u64 != 2 * header.side_bytes() {
+    if values.len() as u64 != payload_len {
         return Err(corrupt(Corruption::Truncated {
             expected: file_len,
             found: HEADER_LEN as u64 + values.len() as u64,
@@ -528,7 +569,7 @@ mod tests {
         let header_crc = crc32(&encoded[..84]);
         encoded[84..88].copy_from_slice(&header_crc.to_le_bytes());
         assert_eq!(
-            parse_header(&encoded, HEADER_LEN as u64),
+            parse_header(&encoded, HEADER_LEN as u64, VERSION),
             Err(Corruption::BadHeader)
         );
         // A payload length that overflows with the header added.
@@ -537,7 +578,7 @@ mod tests {
         let header_crc = crc32(&encoded[..84]);
         encoded[84..88].copy_from_slice(&header_crc.to_le_bytes());
         assert_eq!(
-            parse_header(&encoded, HEADER_LEN as u64),
+            parse_header(&encoded, HEADER_LEN as u64, VERSION),
             Err(Corruption::BadHeader)
         );
     }

@@ -6,6 +6,7 @@
 //! once per class under the 8 symmetries of the board ([`index`]).
 
 pub mod cli;
+pub mod compressed;
 pub mod file;
 pub mod forbid;
 pub mod generate;
@@ -51,6 +52,8 @@ pub enum Corruption {
     },
     /// The values' checksum does not match.
     PayloadChecksum,
+    /// A compressed layer's directory or tables contradict themselves.
+    BadData,
 }
 
 impl fmt::Display for Corruption {
@@ -58,7 +61,12 @@ impl fmt::Display for Corruption {
         match self {
             Corruption::BadMagic => f.write_str("bad magic: not a baghchal tablebase file"),
             Corruption::BadVersion(version) => {
-                write!(f, "bad version {version}: expected {}", file::VERSION)
+                write!(
+                    f,
+                    "bad version {version}: expected {} (.bctb) or {} (.bctz)",
+                    file::VERSION,
+                    file::COMPRESSED_VERSION
+                )
             }
             Corruption::HeaderChecksum => f.write_str("header checksum mismatch"),
             Corruption::BadHeader => f.write_str("inconsistent header"),
@@ -66,6 +74,7 @@ impl fmt::Display for Corruption {
                 write!(f, "wrong length: {found} bytes, expected {expected}")
             }
             Corruption::PayloadChecksum => f.write_str("checksum mismatch"),
+            Corruption::BadData => f.write_str("inconsistent compressed data"),
         }
     }
 }

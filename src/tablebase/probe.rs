@@ -1,8 +1,8 @@
 //! Opening tables and looking up positions.
 
 use super::file::{
-    layer_path, map_layer, open_layer_stamped, placement_path, LayerHeader, LayerValues,
-    PayloadCheck, PayloadStatus,
+    layer_path, map_layer, open_layer_stamped, LayerHeader, LayerValues, PayloadCheck,
+    PayloadStatus,
 };
 use super::index::{LayerIndex, CLASSES_PER_LAYER};
 use super::placement::PlacementTables;
@@ -137,10 +137,8 @@ impl Tablebase {
             .map(|(captured, &status)| (layer_path(&self.dir, captured as u8), status));
         let placement = self.placement.iter().flat_map(|placement| {
             placement.statuses().map(|(layer, status)| {
-                (
-                    placement_path(&self.dir, layer.in_hand, layer.captured),
-                    status,
-                )
+                let path = placement.path(layer).map(Path::to_path_buf);
+                (path.unwrap_or_default(), status)
             })
         });
         movement.chain(placement).collect()
@@ -176,7 +174,10 @@ impl Tablebase {
             return (position.side_to_move() == Side::Goats).then(|| TbValue::at_distance(0));
         }
         if position.goats_in_hand() != 0 {
-            let wdl = self.placement.as_ref()?.probe(position)?;
+            let movement = |tigers: u32, goats: u32, captured: u8| {
+                self.movement_tigers(tigers, goats, captured)
+            };
+            let wdl = self.placement.as_ref()?.probe_with(position, &movement)?;
             return Some(TbValue {
                 wdl,
                 plies_to_end: None,
@@ -187,6 +188,17 @@ impl Tablebase {
         let side = position.side_to_move().index();
         let offset = side * index.len() as usize + class as usize;
         Some(decode_value(self.layers[usize::from(captured)][offset]))
+    }
+
+    /// The value of tigers to move in the movement phase on this board (`captured` below
+    /// captures to win).
+    fn movement_tigers(&self, tigers: u32, goats: u32, captured: u8) -> Option<Wdl> {
+        let values = self.layers.get(usize::from(captured))?;
+        let index = LayerIndex::get(usize::from(captured) + 1);
+        let empty = crate::tablebase::placement::index::FULL & !(tigers | goats);
+        let (class, _) = index.encode(tigers, empty);
+        let byte = *values.get(index.len() as usize + class as usize)?;
+        Some(decode_value(byte).wdl)
     }
 
     /// Every legal move with the value it leaves for the mover, keeping those that preserve the

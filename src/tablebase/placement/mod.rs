@@ -21,15 +21,18 @@ pub mod packed;
 pub mod solve;
 pub mod verify;
 
+use super::compressed::convert::capture_wins;
+use super::compressed::{compressed_path, CompressedLayer};
 use super::file::{
     check_and_stamp, is_stamped, map_layer, placement_path, LayerHeader, MappedLayer, PayloadCheck,
     PayloadStatus,
 };
 use super::stamp::Stamps;
 use super::{TableRules, TablebaseError};
+use crate::tables::JUMPS;
 use crate::{Position, Side};
 use generate::{check_placement_header, MAX_IN_HAND};
-use index::{Layer, PlacementIndex};
+use index::{Frames, Layer, PlacementIndex, FULL};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -53,8 +56,63 @@ const USABLE: u8 = 1;
 /// One opened placement layer file.
 struct OpenLayer {
     index: PlacementIndex,
-    mapped: MappedLayer,
+    path: PathBuf,
+    file: LayerFile,
     state: AtomicU8,
+}
+
+/// A layer file in either format.
+enum LayerFile {
+    /// Both sides, 2 bits a value (`.bctb`).
+    Plain(MappedLayer),
+    /// Tigers to move only, compressed (`.bctz`).
+    Compressed(CompressedLayer),
+}
+
+impl LayerFile {
+    fn mapped(&self) -> &MappedLayer {
+        match self {
+            LayerFile::Plain(mapped) => mapped,
+            LayerFile::Compressed(layer) => &layer.mapped,
+        }
+    }
+
+    /// Opens the compressed file of `layer` in `dir`, else its uncompressed one; `None` when
+    /// neither exists.
+    fn open(dir: &Path, layer: Layer) -> Result<Option<(PathBuf, LayerFile)>, TablebaseError> {
+        let compressed = compressed_path(dir, layer.in_hand, layer.captured);
+        match CompressedLayer::open(&compressed) {
+            Ok(opened) => return Ok(Some((compressed, LayerFile::Compressed(opened)))),
+            Err(TablebaseError::NotFound { .. }) => {}
+            Err(error) => return Err(error),
+        }
+        let plain = placement_path(dir, layer.in_hand, layer.captured);
+        match map_layer(&plain) {
+            Ok(opened) => Ok(Some((plain, LayerFile::Plain(opened)))),
+            Err(TablebaseError::NotFound { .. }) => Ok(None),
+            Err(error) => Err(error),
+        }
+    }
+}
+
+/// Whether a tiger can capture on this board (tiger and goat point sets).
+#[inline]
+pub fn has_capture(tigers: u32, goats: u32) -> bool {
+    let empty = FULL & !(tigers | goats);
+    let mut rest = tigers;
+    while rest != 0 {
+        let from = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let jumps = &JUMPS[from];
+        for i in 0..usize::from(jumps.len) {
+            let over = 1u32 << jumps.over[i].index();
+            let land = 1u32 << jumps.land[i].index();
+            if goats & over != 0 && empty & land != 0 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// The verification thread's progress, for callers that wait for it.
@@ -66,7 +124,7 @@ struct Checked {
 
 /// The placement layers found in a table directory.
 pub struct PlacementTables {
-    dir: PathBuf,
+    rules: TableRules,
     layers: Arc<BTreeMap<Layer, OpenLayer>>,
     checked: Arc<Checked>,
 }
@@ -81,7 +139,8 @@ impl fmt::Debug for PlacementTables {
 
 impl PlacementTables {
     /// Opens every placement layer file present in `dir` for `rules` (absent layers are left
-    /// out). Layers that `stamps` vouch for (when `check` trusts them) answer at once; the
+    /// out; a layer with a compressed file is read from it, else from its uncompressed one,
+    /// so a directory may mix both). Layers that `stamps` vouch for (when `check` trusts them) answer at once; the
     /// others are checked in the background, and stamped (the stamp file written) when good.
     ///
     /// # Errors
@@ -94,12 +153,10 @@ impl PlacementTables {
     ) -> Result<PlacementTables, TablebaseError> {
         let mut layers = BTreeMap::new();
         for layer in solve::layers(rules, MAX_IN_HAND) {
-            let path = placement_path(dir, layer.in_hand, layer.captured);
-            let mapped = match map_layer(&path) {
-                Ok(opened) => opened,
-                Err(TablebaseError::NotFound { .. }) => continue,
-                Err(error) => return Err(error),
+            let Some((path, file)) = LayerFile::open(dir, layer)? else {
+                continue;
             };
+            let mapped = file.mapped();
             check_placement_header(&path, &mapped.header, rules, layer)?;
             let state = if is_stamped(&path, &mapped.identity, &stamps, check) {
                 STAMPED
@@ -110,21 +167,18 @@ impl PlacementTables {
                 layer,
                 OpenLayer {
                     index: PlacementIndex::new(layer),
-                    mapped,
+                    path,
+                    file,
                     state: AtomicU8::new(state),
                 },
             );
         }
         let tables = PlacementTables {
-            dir: dir.to_path_buf(),
+            rules,
             layers: Arc::new(layers),
             checked: Arc::new(Checked::default()),
         };
-        let (layers, checked, owned_dir) = (
-            Arc::clone(&tables.layers),
-            Arc::clone(&tables.checked),
-            dir.to_path_buf(),
-        );
+        let (layers, checked) = (Arc::clone(&tables.layers), Arc::clone(&tables.checked));
         std::thread::Builder::new()
             .name("tb-checksums".into())
             .spawn(move || {
@@ -133,9 +187,8 @@ impl PlacementTables {
                     .iter()
                     .rev()
                     .filter(|(_, open)| open.state.load(Ordering::Acquire) == PENDING);
-                for (layer, open) in pending {
-                    let path = placement_path(&owned_dir, layer.in_hand, layer.captured);
-                    let state = match check_and_stamp(&path, &open.mapped, &stamps) {
+                for (_, open) in pending {
+                    let state = match check_and_stamp(&open.path, open.file.mapped(), &stamps) {
                         Ok(()) => GOOD,
                         Err(error) => {
                             log::error!("{error}: the layer is not used");
@@ -197,7 +250,7 @@ impl PlacementTables {
             self.layers
                 .iter()
                 .filter(|(_, open)| open.state.load(Ordering::Acquire) == CORRUPT)
-                .map(|(layer, _)| placement_path(&self.dir, layer.in_hand, layer.captured))
+                .map(|(_, open)| open.path.clone())
                 .collect(),
         )
     }
@@ -226,7 +279,19 @@ impl PlacementTables {
 
     /// The headers of the opened layers (win/draw/loss counts).
     pub fn headers(&self) -> impl Iterator<Item = &LayerHeader> {
-        self.layers.values().map(|open| &open.mapped.header)
+        self.layers.values().map(|open| &open.file.mapped().header)
+    }
+
+    /// The file opened for `layer` (compressed or not).
+    pub fn path(&self, layer: Layer) -> Option<&Path> {
+        self.layers.get(&layer).map(|open| open.path.as_path())
+    }
+
+    /// Whether `layer` was opened from a compressed file.
+    pub fn is_compressed(&self, layer: Layer) -> bool {
+        self.layers
+            .get(&layer)
+            .is_some_and(|open| matches!(open.file, LayerFile::Compressed(_)))
     }
 
     /// The opened layers, from the fewest goats in hand, with the state of their payload check.
@@ -243,22 +308,113 @@ impl PlacementTables {
     }
 
     /// The value for the side to move of a position with goats in hand; `None` when its layer
-    /// is absent, not yet checked, or corrupt.
+    /// is absent, not yet checked, or corrupt. Goats to move in a compressed layer with one goat
+    /// in hand are derived from the movement tables, which this type does not hold: `None`
+    /// (see [`PlacementTables::probe_with`]).
     pub fn probe(&self, position: &Position) -> Option<Wdl> {
+        self.probe_with(position, &|_, _, _| None)
+    }
+
+    /// As [`PlacementTables::probe`], with `movement(tigers, goats, captured)` giving the value
+    /// of tigers to move in the movement phase (for goats to move with one goat in hand in a
+    /// compressed layer, whose values are derived from their children).
+    pub fn probe_with(&self, position: &Position, movement: Movement) -> Option<Wdl> {
         let layer = Layer {
             in_hand: position.goats_in_hand(),
             captured: position.goats_captured(),
         };
-        let open = self.layers.get(&layer)?;
-        if open.state.load(Ordering::Acquire) & USABLE == 0 {
-            return None;
+        let open = self.usable(layer)?;
+        let (tigers, goats) = (position.tigers().0, position.goats().0);
+        match (position.side_to_move(), &open.file) {
+            (Side::Goats, LayerFile::Plain(mapped)) => {
+                let at = open.index.encode(tigers, goats);
+                packed::wdl_of(packed::get(&mapped.values, at))
+            }
+            (Side::Goats, LayerFile::Compressed(_)) => {
+                self.derive_goats(layer, tigers, goats, movement)
+            }
+            (Side::Tigers, _) => {
+                let at = open.index.encode(tigers, goats);
+                packed::wdl_of(self.tiger_code(layer, open, at, tigers, goats)?)
+            }
         }
-        let at = open.index.encode(position.tigers().0, position.goats().0);
-        let side = match position.side_to_move() {
-            Side::Goats => 0,
-            Side::Tigers => open.mapped.header.side_bytes() as usize,
+    }
+
+    /// A layer that is open and may answer probes.
+    fn usable(&self, layer: Layer) -> Option<&OpenLayer> {
+        let open = self.layers.get(&layer)?;
+        (open.state.load(Ordering::Acquire) & USABLE != 0).then_some(open)
+    }
+
+    /// The code of tigers-to-move position `at` of `open` (whose board is `tigers`, `goats`, in
+    /// any frame).
+    #[inline]
+    fn tiger_code(
+        &self,
+        layer: Layer,
+        open: &OpenLayer,
+        at: u64,
+        tigers: u32,
+        goats: u32,
+    ) -> Option<u8> {
+        match &open.file {
+            LayerFile::Plain(mapped) => Some(packed::get(
+                &mapped.values,
+                mapped.header.side_bytes() * 4 + at,
+            )),
+            LayerFile::Compressed(compressed) => {
+                // Don't-care positions: a capture that reaches captures to win.
+                if capture_wins(self.rules, layer, tigers, goats) {
+                    return Some(packed::WIN);
+                }
+                compressed.code(at)
+            }
+        }
+    }
+
+    /// The value of goats to move on this board in `layer`: the best of its placements.
+    fn derive_goats(
+        &self,
+        layer: Layer,
+        tigers: u32,
+        goats: u32,
+        movement: Movement,
+    ) -> Option<Wdl> {
+        let frames = Frames::get();
+        let (class, g) = frames.class_of(tigers);
+        let points = &frames.classes[class];
+        let goats = frames.transform(goats, g);
+        let below = Layer {
+            in_hand: layer.in_hand - 1,
+            captured: layer.captured,
         };
-        let byte = open.mapped.values[side + (at >> 2) as usize];
-        packed::wdl_of((byte >> ((at & 3) * 2)) & 3)
+        let open = if below.in_hand > 0 {
+            Some(self.usable(below)?)
+        } else {
+            None
+        };
+        let mut best = Wdl::Loss;
+        let mut empties = FULL & !(points.tigers | goats);
+        while empties != 0 {
+            let point = empties & empties.wrapping_neg();
+            empties ^= point;
+            let child = goats | point;
+            let value = match open {
+                None => movement(points.tigers, child, layer.captured)?,
+                Some(open) => {
+                    let at = open.index.encode_in_class(class, points, child);
+                    packed::wdl_of(self.tiger_code(below, open, at, points.tigers, child)?)?
+                }
+            };
+            match value {
+                Wdl::Loss => return Some(Wdl::Win),
+                Wdl::Draw => best = Wdl::Draw,
+                Wdl::Win => {}
+            }
+        }
+        Some(best)
     }
 }
+
+/// The value of tigers to move in the movement phase: `(tigers, goats, captured)`.
+pub type Movement<'a> = &'a dyn Fn(u32, u32, u8) -> Option<Wdl>;

@@ -3,10 +3,10 @@
 //! its children's stored values (the movement tables after the last placement). The header
 //! counts are checked against the values.
 
-use super::super::file::{placement_path, read_layer};
+use super::super::compressed::convert::SideReader;
+use super::super::file::placement_path;
 use super::super::generate::Progress;
 use super::super::{Tablebase, TablebaseError, Wdl};
-use super::generate::check_placement_header;
 use super::index::{Layer, PlacementIndex};
 use super::packed::{count_codes, get, wdl_of};
 use crate::{Bitboard, Position, Repetition, Side};
@@ -47,10 +47,8 @@ pub fn value_from_children(tables: &Tablebase, position: &Position) -> Option<Wd
         let child = position.played(mv);
         let child_value = if child.goats_captured() >= rules.captures_to_win {
             Wdl::Loss
-        } else if child.goats_in_hand() == 0 {
-            tables.probe(&child)?.wdl
         } else {
-            tables.placement()?.probe(&child)?
+            tables.probe(&child)?.wdl
         };
         match child_value {
             Wdl::Loss => return Some(Wdl::Win),
@@ -92,14 +90,14 @@ pub fn verify_placement(
     }
     let stride = stride.max(1);
     let mut checks = Vec::new();
+    // Each layer from its uncompressed file, or decoded (and goats to move derived) from its
+    // compressed one.
+    let mut reader = SideReader::new(dir, rules, threads);
     for layer in super::solve::layers(rules, max_in_hand) {
-        let path = placement_path(dir, layer.in_hand, layer.captured);
-        let (header, values) = read_layer(&path)?;
-        check_placement_header(&path, &header, rules, layer)?;
+        let (header, goats, tigers) = reader.sides(layer, false)?;
         let index = PlacementIndex::new(layer);
         let len = index.len();
-        let side_bytes = header.side_bytes() as usize;
-        let sides = [&values[..side_bytes], &values[side_bytes..]];
+        let sides = [&goats[..], &tigers[..]];
         let counts_match =
             header.counts == [count_codes(sides[0], len), count_codes(sides[1], len)];
         let samples = len.div_ceil(stride);

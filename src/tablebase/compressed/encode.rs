@@ -1,0 +1,309 @@
+//! Writing compressed sides: don't-care values filled, a pair dictionary per segment (Re-Pair),
+//! Huffman codes, 64-byte blocks and the sparse block index (layout in docs/tablebase.md).
+
+use super::huffman::{code_lengths, codes};
+use super::{BLOCK_BYTES, MAX_BLOCK_VALUES, MAX_SYMBOLS, SEGMENT_HEADER, SPAN};
+
+/// A pair is given a symbol only when it occurs at least this often (a dictionary entry costs
+/// 5 bytes).
+const MIN_PAIR_COUNT: u32 = 12;
+/// Most pairs given symbols in one pass over the sequence.
+const PAIRS_PER_PASS: usize = 32;
+
+/// Scratch buffers of the pair search, reused from segment to segment.
+#[derive(Default)]
+pub struct Scratch {
+    /// The adjacent pairs of the sequence as `a << 12 | b`, sorted.
+    keys: Vec<u32>,
+    /// The other buffer of the radix sort.
+    sorted: Vec<u32>,
+}
+
+/// Bits of a symbol in a pair key.
+const SYMBOL_BITS: u32 = 12;
+
+/// Compresses one side of a layer: `code(i)` is the 2-bit code of position `i` (0..`positions`),
+/// `None` for a don't-care position (any value may be stored), in segments of
+/// `segment_values` values ([`super::SEGMENT_VALUES`] in files). Returns the payload (segment
+/// size and directory, then segments). `progress(done)` is called after each segment.
+pub fn encode_side(
+    positions: u64,
+    segment_values: u32,
+    code: &(dyn Fn(u64) -> Option<u8> + Sync),
+    scratch: &mut Scratch,
+    progress: &dyn Fn(u64),
+) -> Vec<u8> {
+    let segment_values = u64::from(segment_values.max(1));
+    let count = positions.div_ceil(segment_values) as usize;
+    let mut payload = vec![0u8; 8 + 8 * count];
+    payload[0..4].copy_from_slice(&(segment_values as u32).to_le_bytes());
+    for segment in 0..count {
+        let first = segment as u64 * segment_values;
+        let end = (first + segment_values).min(positions);
+        let mut previous = 0u8;
+        let sequence: Vec<u16> = (first..end)
+            .map(|at| {
+                // A don't-care value repeats its predecessor: runs grow, pairs repeat.
+                previous = code(at).unwrap_or(previous);
+                u16::from(previous)
+            })
+            .collect();
+        let offset = payload.len() as u64;
+        let entry = 8 + 8 * segment;
+        payload[entry..entry + 8].copy_from_slice(&offset.to_le_bytes());
+        encode_segment(sequence, scratch, &mut payload);
+        progress(end);
+    }
+    payload
+}
+
+/// Appends one coded segment of `sequence` (codes 0..=2) to `out`.
+fn encode_segment(mut sequence: Vec<u16>, scratch: &mut Scratch, out: &mut Vec<u8>) {
+    let values = sequence.len() as u32;
+    let (pairs, lens) = pair_dictionary(&mut sequence, scratch);
+    let symbols = 3 + pairs.len();
+    let mut frequencies = vec![0u64; symbols];
+    for &symbol in &sequence {
+        frequencies[usize::from(symbol)] += 1;
+    }
+    let lengths = code_lengths(&frequencies);
+    let codes = codes(&lengths);
+    // Blocks: whole symbols, at most 512 bits and MAX_BLOCK_VALUES values each.
+    let mut blocks: Vec<u8> = Vec::new();
+    let mut block_counts: Vec<u16> = Vec::new();
+    let mut sparse: Vec<(u32, u32)> = Vec::new();
+    let mut writer = BlockWriter::default();
+    let mut before = 0u64;
+    let mut close = |writer: &mut BlockWriter, blocks: &mut Vec<u8>, counts: &mut Vec<u16>| {
+        let block = counts.len() as u32;
+        let count = u64::from(writer.values);
+        while sparse.len() as u64 * u64::from(SPAN) < before + count {
+            let offset = sparse.len() as u64 * u64::from(SPAN) - before;
+            sparse.push((block, offset as u32));
+        }
+        before += count;
+        counts.push((writer.values - 1) as u16);
+        blocks.extend_from_slice(&writer.bytes);
+        *writer = BlockWriter::default();
+    };
+    for &symbol in &sequence {
+        let (len, code) = (lengths[usize::from(symbol)], codes[usize::from(symbol)]);
+        let values = lens[usize::from(symbol)];
+        if writer.bits + usize::from(len) > 8 * BLOCK_BYTES
+            || writer.values + values > MAX_BLOCK_VALUES
+        {
+            close(&mut writer, &mut blocks, &mut block_counts);
+        }
+        writer.push(code, len, values);
+    }
+    if writer.values > 0 {
+        close(&mut writer, &mut blocks, &mut block_counts);
+    }
+    debug_assert_eq!(before, u64::from(values));
+    out.extend_from_slice(&values.to_le_bytes());
+    out.extend_from_slice(&(symbols as u16).to_le_bytes());
+    out.extend_from_slice(&[0, 0]);
+    out.extend_from_slice(&(block_counts.len() as u32).to_le_bytes());
+    out.extend_from_slice(&[0, 0, 0, 0]);
+    const { assert!(SEGMENT_HEADER == 16) };
+    for (left, right) in &pairs {
+        out.extend_from_slice(&left.to_le_bytes());
+        out.extend_from_slice(&right.to_le_bytes());
+    }
+    out.extend_from_slice(&lengths);
+    for (block, offset) in sparse {
+        out.extend_from_slice(&block.to_le_bytes());
+        out.extend_from_slice(&offset.to_le_bytes());
+    }
+    for count in block_counts {
+        out.extend_from_slice(&count.to_le_bytes());
+    }
+    out.extend_from_slice(&blocks);
+}
+
+/// One block being filled.
+struct BlockWriter {
+    bytes: [u8; BLOCK_BYTES],
+    bits: usize,
+    values: u32,
+}
+
+impl Default for BlockWriter {
+    fn default() -> BlockWriter {
+        BlockWriter {
+            bytes: [0; BLOCK_BYTES],
+            bits: 0,
+            values: 0,
+        }
+    }
+}
+
+impl BlockWriter {
+    fn push(&mut self, code: u32, len: u8, values: u32) {
+        for i in (0..len).rev() {
+            if code >> i & 1 != 0 {
+                self.bytes[self.bits / 8] |= 0x80 >> (self.bits % 8);
+            }
+            self.bits += 1;
+        }
+        self.values += values;
+    }
+}
+
+/// Replaces frequent adjacent pairs of symbols by new symbols until the dictionary is full or
+/// no pair is frequent: returns the pairs (symbol `3 + i` is `pairs[i]`) and the number of
+/// values each symbol stands for. Several pairs are chosen per pass, the most frequent first.
+/// Pairs are counted by sorting them (sequential memory access: a table of counts indexed by
+/// pair would miss the cache at nearly every step).
+fn pair_dictionary(sequence: &mut Vec<u16>, scratch: &mut Scratch) -> (Vec<(u16, u16)>, Vec<u32>) {
+    const { assert!(MAX_SYMBOLS <= 1 << SYMBOL_BITS) };
+    let mut pairs: Vec<(u16, u16)> = Vec::new();
+    let mut lens = vec![1u32; 3];
+    let mut candidates: Vec<(u32, u16, u16)> = Vec::new();
+    // Per left symbol: where its chosen pairs start in `chosen`, and how many there are.
+    let mut left_start = vec![0u16; MAX_SYMBOLS];
+    let mut left_count = vec![0u8; MAX_SYMBOLS];
+    let mut chosen: Vec<(u16, u16, u16)> = Vec::new();
+    while 3 + pairs.len() < MAX_SYMBOLS && sequence.len() >= 2 {
+        let keys = &mut scratch.keys;
+        keys.clear();
+        keys.extend(
+            sequence
+                .windows(2)
+                .map(|w| u32::from(w[0]) << SYMBOL_BITS | u32::from(w[1])),
+        );
+        radix_sort(keys, &mut scratch.sorted);
+        candidates.clear();
+        let mut i = 0;
+        while i < keys.len() {
+            let key = keys[i];
+            let mut j = i + 1;
+            while j < keys.len() && keys[j] == key {
+                j += 1;
+            }
+            let (a, b) = ((key >> SYMBOL_BITS) as u16, (key & 0xfff) as u16);
+            let count = (j - i) as u32;
+            if count >= MIN_PAIR_COUNT
+                && lens[usize::from(a)] + lens[usize::from(b)] <= MAX_BLOCK_VALUES
+            {
+                candidates.push((count, a, b));
+            }
+            i = j;
+        }
+        candidates.sort_by_key(|&(count, a, b)| (std::cmp::Reverse(count), a, b));
+        let room = MAX_SYMBOLS - 3 - pairs.len();
+        candidates.truncate(PAIRS_PER_PASS.min(room));
+        if candidates.is_empty() {
+            break;
+        }
+        chosen.clear();
+        for &(_, a, b) in &candidates {
+            let symbol = (3 + pairs.len()) as u16;
+            pairs.push((a, b));
+            lens.push(lens[usize::from(a)] + lens[usize::from(b)]);
+            chosen.push((a, b, symbol));
+        }
+        chosen.sort_unstable();
+        for (at, &(a, _, _)) in chosen.iter().enumerate().rev() {
+            left_start[usize::from(a)] = at as u16;
+            left_count[usize::from(a)] += 1;
+        }
+        let replacement = |a: u16, b: u16| -> Option<u16> {
+            let start = usize::from(left_start[usize::from(a)]);
+            let count = usize::from(left_count[usize::from(a)]);
+            chosen[start..start + count]
+                .iter()
+                .find(|&&(_, right, _)| right == b)
+                .map(|&(_, _, symbol)| symbol)
+        };
+        let (mut read, mut write) = (0, 0);
+        let len = sequence.len();
+        while read < len {
+            let a = sequence[read];
+            if read + 1 < len && left_count[usize::from(a)] != 0 {
+                if let Some(symbol) = replacement(a, sequence[read + 1]) {
+                    sequence[write] = symbol;
+                    write += 1;
+                    read += 2;
+                    continue;
+                }
+            }
+            sequence[write] = a;
+            write += 1;
+            read += 1;
+        }
+        sequence.truncate(write);
+        for &(a, _, _) in &chosen {
+            left_count[usize::from(a)] = 0;
+        }
+    }
+    (pairs, lens)
+}
+
+/// Sorts 24-bit keys (two stable passes of 12 bits).
+fn radix_sort(keys: &mut Vec<u32>, other: &mut Vec<u32>) {
+    const BUCKETS: usize = 1 << SYMBOL_BITS;
+    other.clear();
+    other.resize(keys.len(), 0);
+    for shift in [0, SYMBOL_BITS] {
+        let mut starts = vec![0usize; BUCKETS + 1];
+        for &key in keys.iter() {
+            starts[((key >> shift) as usize & (BUCKETS - 1)) + 1] += 1;
+        }
+        for bucket in 0..BUCKETS {
+            starts[bucket + 1] += starts[bucket];
+        }
+        for &key in keys.iter() {
+            let bucket = (key >> shift) as usize & (BUCKETS - 1);
+            other[starts[bucket]] = key;
+            starts[bucket] += 1;
+        }
+        std::mem::swap(keys, other);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::CompressedLayer;
+    use super::*;
+
+    /// Decodes a payload through the reader's segment code (a header is not needed for that).
+    fn round_trip(values: &[u8], segment_values: u32) {
+        let mut scratch = Scratch::default();
+        let payload = encode_side(
+            values.len() as u64,
+            segment_values,
+            &|i| Some(values[i as usize]),
+            &mut scratch,
+            &|_| {},
+        );
+        let layer = CompressedLayer::from_payload(payload, values.len() as u64).unwrap();
+        for (i, &value) in values.iter().enumerate() {
+            assert_eq!(layer.code(i as u64), Some(value), "value {i}");
+        }
+        assert_eq!(layer.code(values.len() as u64), None);
+        let packed = layer.decode_all().unwrap();
+        for (i, &value) in values.iter().enumerate() {
+            assert_eq!(packed[i / 4] >> (2 * (i % 4)) & 3, value);
+        }
+    }
+
+    #[test]
+    fn runs_patterns_and_noise_round_trip() {
+        let mut values = vec![1u8; 200_000];
+        // A repeating pattern, noise, and a long run that needs several blocks' worth of
+        // MAX_BLOCK_VALUES.
+        for i in 0..50_000 {
+            values[i] = [0, 1, 1, 2, 0, 0, 1][i % 7];
+        }
+        let mut x = 12345u32;
+        for value in &mut values[60_000..90_000] {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            *value = (x >> 16) as u8 % 3;
+        }
+        round_trip(&values, 1 << 24);
+        round_trip(&values, 70_001);
+        round_trip(&[2], 1 << 24);
+        round_trip(&[0, 2, 1], 2);
+    }
+}

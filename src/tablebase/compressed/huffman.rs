@@ -1,0 +1,203 @@
+//! Length-limited canonical Huffman codes: code lengths from symbol counts, codes from lengths,
+//! and a decoder that reads a left-justified 32-bit window and never panics on a bad code.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Longest code, in bits (a symbol is read from a 32-bit window).
+pub const MAX_CODE_LEN: u8 = 24;
+
+/// Code lengths for symbol counts (0 for unused symbols): an optimal prefix code limited to
+/// [`MAX_CODE_LEN`] bits (counts are halved until it fits). A lone used symbol gets 1 bit.
+pub fn code_lengths(counts: &[u64]) -> Vec<u8> {
+    let mut scaled: Vec<u64> = counts.to_vec();
+    loop {
+        let lengths = unlimited_lengths(&scaled);
+        if lengths.iter().all(|&len| len <= MAX_CODE_LEN) {
+            return lengths;
+        }
+        for count in scaled.iter_mut().filter(|count| **count > 0) {
+            *count = (*count).div_ceil(2);
+        }
+    }
+}
+
+/// Huffman code lengths without a limit.
+fn unlimited_lengths(counts: &[u64]) -> Vec<u8> {
+    let mut lengths = vec![0u8; counts.len()];
+    let used: Vec<usize> = (0..counts.len()).filter(|&s| counts[s] > 0).collect();
+    if used.len() == 1 {
+        lengths[used[0]] = 1;
+    }
+    if used.len() <= 1 {
+        return lengths;
+    }
+    // Nodes: leaves first, then merged nodes; parent links give each leaf's depth.
+    let mut parent: Vec<usize> = vec![usize::MAX; used.len()];
+    let mut heap: BinaryHeap<Reverse<(u64, usize)>> = used
+        .iter()
+        .enumerate()
+        .map(|(node, &symbol)| Reverse((counts[symbol], node)))
+        .collect();
+    while heap.len() > 1 {
+        let Reverse((a_count, a)) = heap.pop().expect("two nodes");
+        let Reverse((b_count, b)) = heap.pop().expect("two nodes");
+        let node = parent.len();
+        parent.push(usize::MAX);
+        parent[a] = node;
+        parent[b] = node;
+        heap.push(Reverse((a_count + b_count, node)));
+    }
+    let mut depth = vec![0u8; parent.len()];
+    for node in (0..parent.len()).rev() {
+        if parent[node] != usize::MAX {
+            depth[node] = depth[parent[node]].saturating_add(1);
+        }
+    }
+    for (leaf, &symbol) in used.iter().enumerate() {
+        lengths[symbol] = depth[leaf];
+    }
+    lengths
+}
+
+/// Canonical codes for `lengths` (code of symbol `s` in the low `lengths[s]` bits).
+pub fn codes(lengths: &[u8]) -> Vec<u32> {
+    let table = CodeTable::new(lengths).expect("lengths from code_lengths form a prefix code");
+    let mut next = table.first;
+    let mut out = vec![0u32; lengths.len()];
+    for (symbol, &len) in lengths.iter().enumerate() {
+        if len > 0 {
+            out[symbol] = next[usize::from(len)] as u32;
+            next[usize::from(len)] += 1;
+        }
+    }
+    out
+}
+
+/// Decoding tables of a canonical code.
+#[derive(Clone, Debug)]
+pub struct CodeTable {
+    /// Per length: the first code of that length.
+    first: [u64; MAX_CODE_LEN as usize + 1],
+    /// Per length: exclusive upper bound of the codes up to that length, left-justified in 32
+    /// bits.
+    limit: [u64; MAX_CODE_LEN as usize + 1],
+    /// Per length: where its symbols start in `sorted`.
+    start: [u16; MAX_CODE_LEN as usize + 1],
+    /// Shortest length in use.
+    min_len: u8,
+    /// Longest length in use.
+    max_len: u8,
+    /// Symbols ordered by code length, then symbol.
+    sorted: Vec<u16>,
+}
+
+impl CodeTable {
+    /// The tables for `lengths`; `None` when a length is too long or the lengths are not a
+    /// prefix code (Kraft sum above 1), or no symbol is used.
+    pub fn new(lengths: &[u8]) -> Option<CodeTable> {
+        let mut count = [0u64; MAX_CODE_LEN as usize + 1];
+        for &len in lengths {
+            if len > MAX_CODE_LEN {
+                return None;
+            }
+            count[usize::from(len)] += 1;
+        }
+        count[0] = 0;
+        let min_len = (1..=MAX_CODE_LEN).find(|&l| count[usize::from(l)] > 0)?;
+        let max_len = (1..=MAX_CODE_LEN).rfind(|&l| count[usize::from(l)] > 0)?;
+        let (mut first, mut limit, mut start) = (
+            [0u64; MAX_CODE_LEN as usize + 1],
+            [0u64; MAX_CODE_LEN as usize + 1],
+            [0u16; MAX_CODE_LEN as usize + 1],
+        );
+        let (mut code, mut placed) = (0u64, 0u64);
+        for len in 1..=usize::from(MAX_CODE_LEN) {
+            code <<= 1;
+            first[len] = code;
+            start[len] = u16::try_from(placed).ok()?;
+            code += count[len];
+            placed += count[len];
+            if code > 1 << len {
+                return None;
+            }
+            limit[len] = code << (32 - len);
+        }
+        let mut sorted = Vec::with_capacity(placed as usize);
+        for len in 1..=MAX_CODE_LEN {
+            for (symbol, &l) in lengths.iter().enumerate() {
+                if l == len {
+                    sorted.push(u16::try_from(symbol).ok()?);
+                }
+            }
+        }
+        Some(CodeTable {
+            first,
+            limit,
+            start,
+            min_len,
+            max_len,
+            sorted,
+        })
+    }
+
+    /// The symbol whose code starts `window` (left-justified), and its length; `None` when no
+    /// code matches (bits beyond an incomplete code).
+    #[inline]
+    pub fn decode(&self, window: u32) -> Option<(u16, u8)> {
+        let window = u64::from(window);
+        let mut len = self.min_len;
+        while len <= self.max_len {
+            let l = usize::from(len);
+            if window < self.limit[l] {
+                let code = window >> (32 - l);
+                let at = usize::from(self.start[l]) + code.wrapping_sub(self.first[l]) as usize;
+                return self.sorted.get(at).map(|&symbol| (symbol, len));
+            }
+            len += 1;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_decode_to_their_symbols() {
+        let counts = [1000u64, 1, 0, 500, 20, 20, 3, 0, 77];
+        let lengths = code_lengths(&counts);
+        assert_eq!(lengths[2], 0);
+        assert!(lengths[0] <= lengths[1]);
+        let codes = codes(&lengths);
+        let table = CodeTable::new(&lengths).unwrap();
+        for (symbol, (&len, &code)) in lengths.iter().zip(&codes).enumerate() {
+            if len > 0 {
+                let window = (code << (32 - len)) | ((1 << (32 - len)) - 1) >> 1;
+                assert_eq!(table.decode(window), Some((symbol as u16, len)));
+            }
+        }
+    }
+
+    #[test]
+    fn lengths_are_limited_and_bad_tables_refused() {
+        // Fibonacci counts give a maximally deep tree without a limit.
+        let mut counts = vec![1u64, 1];
+        while counts.len() < 40 {
+            let n = counts.len();
+            counts.push(counts[n - 1] + counts[n - 2]);
+        }
+        let lengths = code_lengths(&counts);
+        assert!(lengths.iter().all(|&l| (1..=MAX_CODE_LEN).contains(&l)));
+        assert!(CodeTable::new(&lengths).is_some());
+        assert!(CodeTable::new(&[1, 1, 1]).is_none(), "Kraft sum above 1");
+        assert!(CodeTable::new(&[0, 0]).is_none(), "no symbol");
+        assert!(CodeTable::new(&[25]).is_none(), "too long");
+        assert_eq!(code_lengths(&[0, 9, 0]), vec![0, 1, 0]);
+        // An incomplete code: windows past its last code decode to nothing.
+        let lonely = CodeTable::new(&[1]).unwrap();
+        assert_eq!(lonely.decode(0), Some((0, 1)));
+        assert_eq!(lonely.decode(u32::MAX), None);
+    }
+}

@@ -1,0 +1,447 @@
+//! Compressed placement layers (format version 2): every value of a small variant against the
+//! uncompressed files, both sides to move; damaged files refused and never a panic; a directory
+//! mixing both formats; the engine and `tb probe` answering alike on both.
+
+use baghchal::engine::{Engine, EngineOptions, Limits};
+use baghchal::tablebase::compressed::convert::{compare_with, compress_dir};
+use baghchal::tablebase::compressed::{compressed_path, CompressedLayer};
+use baghchal::tablebase::file::{crc32, layer_path, placement_path, PayloadCheck, HEADER_LEN};
+use baghchal::tablebase::placement::generate::generate_placement;
+use baghchal::tablebase::placement::index::{Frames, Layer, PlacementIndex};
+use baghchal::tablebase::placement::verify::verify_placement;
+use baghchal::tablebase::{TableRules, Tablebase, TablebaseError};
+use baghchal::{Bitboard, Game, Position, Repetition, Side};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+const NO_PROGRESS: &(dyn Fn(&str, u64, u64) + Sync) = &|_: &str, _: u64, _: u64| {};
+
+/// Captures to win 2 (so the layers with 1 captured have don't-care values), up to 2 in hand.
+const RULES: TableRules = TableRules {
+    forced_capture: false,
+    captures_to_win: 2,
+};
+const MAX_IN_HAND: u8 = 2;
+
+fn temp(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
+}
+
+/// The uncompressed tables (generated once).
+fn plain_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = temp("tb-compressed-source");
+        generate_placement(&dir, RULES, MAX_IN_HAND, 2, NO_PROGRESS).expect("generation");
+        dir
+    })
+}
+
+/// The same tables with compressed placement layers only (compressed once).
+fn compressed_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = temp("tb-compressed-target");
+        let _ = std::fs::remove_dir_all(&dir);
+        let reports = compress_dir(plain_dir(), &dir, NO_PROGRESS).expect("compress");
+        assert_eq!(reports.len(), 4);
+        dir
+    })
+}
+
+fn open(dir: &Path) -> Tablebase {
+    let tables = Tablebase::open(dir, RULES).expect("open");
+    let corrupt = tables.placement().expect("placement layers").wait_checked();
+    assert!(corrupt.is_empty(), "{corrupt:?}");
+    tables
+}
+
+fn layers() -> Vec<Layer> {
+    let mut out = Vec::new();
+    for in_hand in 1..=MAX_IN_HAND {
+        for captured in 0..RULES.captures_to_win {
+            out.push(Layer { in_hand, captured });
+        }
+    }
+    out
+}
+
+/// The position at `at` of `layer`, `side` to move (`None` where no game reaches it).
+fn position_at(layer: Layer, at: u64, side: Side) -> Option<Position> {
+    let (class, goats) = PlacementIndex::new(layer).decode(at);
+    let tigers = Frames::get().classes[class].tigers;
+    Position::from_parts(
+        Bitboard(tigers),
+        Bitboard(goats),
+        side,
+        layer.in_hand,
+        layer.captured,
+    )
+    .ok()
+}
+
+#[test]
+fn every_value_decodes_to_the_uncompressed_one_on_both_sides() {
+    let comparisons = compare_with(compressed_dir(), plain_dir(), 2, NO_PROGRESS).expect("compare");
+    assert_eq!(comparisons.len(), 4);
+    for comparison in &comparisons {
+        assert!(comparison.ok(), "{comparison:?}");
+        assert_eq!(
+            comparison.positions,
+            PlacementIndex::new(comparison.layer).len()
+        );
+    }
+    // Through `Tablebase::probe`, as the engine, referee, GUI and Python oracle read it:
+    // every 61st position of each side, and the values must not be all the same.
+    let (plain, compressed) = (open(plain_dir()), open(compressed_dir()));
+    for layer in layers() {
+        assert!(compressed.placement().unwrap().is_compressed(layer));
+        assert!(!plain.placement().unwrap().is_compressed(layer));
+        let mut seen = std::collections::BTreeSet::new();
+        for side in [Side::Goats, Side::Tigers] {
+            for at in (0..PlacementIndex::new(layer).len()).step_by(61) {
+                let Some(position) = position_at(layer, at, side) else {
+                    continue;
+                };
+                let expected = plain.probe(&position).expect("covered");
+                assert_eq!(compressed.probe(&position), Some(expected), "{position}");
+                seen.insert(expected.wdl.to_string());
+            }
+        }
+        assert!(seen.len() >= 2, "{layer:?}: {seen:?}");
+    }
+}
+
+#[test]
+fn compressed_tables_verify_and_compress_resumes() {
+    let dir = compressed_dir();
+    let tables = open(dir);
+    let checks = verify_placement(dir, &tables, MAX_IN_HAND, 1, 2, NO_PROGRESS).expect("verify");
+    assert_eq!(checks.len(), 4);
+    assert!(
+        checks.iter().all(|check| check.ok() && check.checked > 0),
+        "{checks:?}"
+    );
+    // Compressing again keeps every layer.
+    let again = compress_dir(plain_dir(), dir, NO_PROGRESS).expect("compress");
+    assert!(again.iter().all(|report| report.resumed), "{again:?}");
+    // Fewer bytes than the uncompressed tigers-to-move values alone (2 bits a value).
+    for report in &again {
+        assert!(report.bytes < report.source_bytes / 2, "{report:?}");
+    }
+}
+
+/// A copy of the compressed tables with `edit` applied to the bytes of layer (2, 0).
+fn damaged_copy(name: &str, edit: impl FnOnce(&mut Vec<u8>)) -> (PathBuf, PathBuf) {
+    let dir = temp(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(compressed_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "bctb" || e == "bctz") {
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let damaged = compressed_path(&dir, 2, 0);
+    let mut bytes = std::fs::read(&damaged).unwrap();
+    edit(&mut bytes);
+    std::fs::write(&damaged, bytes).unwrap();
+    (dir, damaged)
+}
+
+#[test]
+fn a_flipped_byte_or_a_truncation_is_reported_and_the_layer_never_used() {
+    let (dir, damaged) = damaged_copy("tb-compressed-flipped", |bytes| {
+        let at = bytes.len() / 2;
+        bytes[at] ^= 0x04;
+    });
+    let tables = Tablebase::open(&dir, RULES).expect("headers are fine");
+    assert_eq!(
+        tables.placement().unwrap().wait_checked(),
+        vec![damaged.clone()]
+    );
+    let mut rng = StdRng::seed_from_u64(5);
+    let layer = Layer {
+        in_hand: 2,
+        captured: 0,
+    };
+    for _ in 0..50 {
+        let at = rng.random_range(0..PlacementIndex::new(layer).len());
+        for side in [Side::Goats, Side::Tigers] {
+            if let Some(position) = position_at(layer, at, side) {
+                assert_eq!(tables.probe(&position), None, "{position}");
+            }
+        }
+    }
+    assert!(verify_placement(&dir, &tables, MAX_IN_HAND, 1, 1, NO_PROGRESS).is_err());
+    let error = compare_with(&dir, plain_dir(), 1, NO_PROGRESS).unwrap_err();
+    assert!(
+        error.to_string().contains(damaged.to_str().unwrap()),
+        "{error}"
+    );
+    // Truncated anywhere: refused at open, naming the file.
+    let length = std::fs::metadata(compressed_path(compressed_dir(), 2, 0))
+        .unwrap()
+        .len() as usize;
+    for cut in [
+        0,
+        7,
+        50,
+        HEADER_LEN - 1,
+        HEADER_LEN,
+        HEADER_LEN + 8,
+        length / 2,
+        length - 1,
+    ] {
+        let (dir, damaged) = damaged_copy("tb-compressed-cut", |bytes| bytes.truncate(cut));
+        match Tablebase::open(&dir, RULES) {
+            Err(TablebaseError::Corrupt { path, .. }) => assert_eq!(path, damaged),
+            other => panic!("cut at {cut}: {other:?}"),
+        }
+    }
+}
+
+/// Rewrites both checksums of a compressed file, so that damage reaches the decoder.
+fn fix_checksums(bytes: &mut [u8]) {
+    let payload_crc = crc32(&bytes[HEADER_LEN..]);
+    bytes[80..84].copy_from_slice(&payload_crc.to_le_bytes());
+    let header_crc = crc32(&bytes[..84]);
+    bytes[84..88].copy_from_slice(&header_crc.to_le_bytes());
+}
+
+#[test]
+fn damage_behind_good_checksums_never_panics() {
+    // Bytes changed anywhere in the payload (tables, index, blocks), with the checksums
+    // recomputed: opening refuses the file or decoding answers values or nothing, never panics.
+    let source = std::fs::read(compressed_path(compressed_dir(), 1, 1)).unwrap();
+    let dir = temp("tb-compressed-fuzz");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("fuzz.bctz");
+    let mut rng = StdRng::seed_from_u64(11);
+    let (mut refused, mut decoded) = (0, 0);
+    for round in 0..300 {
+        let mut bytes = source.clone();
+        let flips = 1 + round % 4;
+        for _ in 0..flips {
+            // Half of the damage in the first 200 payload bytes (directory and tables).
+            let at = if rng.random_bool(0.5) {
+                HEADER_LEN + rng.random_range(0..200.min(bytes.len() - HEADER_LEN))
+            } else {
+                rng.random_range(HEADER_LEN..bytes.len())
+            };
+            bytes[at] ^= 1 << rng.random_range(0..8);
+        }
+        fix_checksums(&mut bytes);
+        std::fs::write(&path, &bytes).unwrap();
+        match CompressedLayer::open(&path) {
+            Err(TablebaseError::Corrupt { path: named, .. }) => {
+                assert_eq!(named, path);
+                refused += 1;
+            }
+            Err(other) => panic!("{other}"),
+            Ok(layer) => {
+                let tables_ok = layer.check_tables(&path).is_ok();
+                let all = layer.decode_all();
+                let positions = layer.mapped.header.positions;
+                for _ in 0..200 {
+                    let _ = layer.code(rng.random_range(0..positions + 10));
+                }
+                if tables_ok && all.is_some() {
+                    decoded += 1;
+                } else {
+                    refused += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        refused > 0 && decoded > 0,
+        "{refused} refused, {decoded} decoded"
+    );
+}
+
+#[test]
+fn a_directory_mixing_both_formats_answers_like_the_uncompressed_one() {
+    // Layers with 1 goat in hand uncompressed, 2 in hand compressed, and the other way round:
+    // derived goats-to-move values read their children from either format.
+    let plain = open(plain_dir());
+    for compressed_in_hand in [1, 2] {
+        let dir = temp(&format!("tb-compressed-mixed-{compressed_in_hand}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for captured in 0..RULES.captures_to_win {
+            let name = layer_path(plain_dir(), captured);
+            std::fs::copy(&name, layer_path(&dir, captured)).unwrap();
+            for in_hand in 1..=MAX_IN_HAND {
+                let (from, to) = if in_hand == compressed_in_hand {
+                    (
+                        compressed_path(compressed_dir(), in_hand, captured),
+                        compressed_path(&dir, in_hand, captured),
+                    )
+                } else {
+                    (
+                        placement_path(plain_dir(), in_hand, captured),
+                        placement_path(&dir, in_hand, captured),
+                    )
+                };
+                std::fs::copy(from, to).unwrap();
+            }
+        }
+        let mixed = open(&dir);
+        let mut rng = StdRng::seed_from_u64(u64::from(compressed_in_hand));
+        for layer in layers() {
+            let compressed = mixed.placement().unwrap().is_compressed(layer);
+            assert_eq!(compressed, layer.in_hand == compressed_in_hand);
+            for _ in 0..2000 {
+                let at = rng.random_range(0..PlacementIndex::new(layer).len());
+                for side in [Side::Goats, Side::Tigers] {
+                    if let Some(position) = position_at(layer, at, side) {
+                        assert_eq!(mixed.probe(&position), plain.probe(&position), "{position}");
+                    }
+                }
+            }
+        }
+        // The full check recomputes every value of either format from its children.
+        let checks =
+            verify_placement(&dir, &mixed, MAX_IN_HAND, 3, 2, NO_PROGRESS).expect("verify");
+        assert!(checks.iter().all(|check| check.ok()), "{checks:?}");
+        // A file whose checksum was never computed is checked (and stamped) at open.
+        let again = Tablebase::open_with(&dir, RULES, PayloadCheck::Always).unwrap();
+        assert!(again.placement().unwrap().wait_checked().is_empty());
+    }
+}
+
+#[test]
+fn the_engine_and_tb_probe_answer_alike_on_both_formats() {
+    let rules = baghchal::Rules {
+        forced_capture: false,
+        captures_to_win: RULES.captures_to_win,
+        repetition: Repetition::Draw,
+    };
+    let plain = open(plain_dir());
+    let mut rng = StdRng::seed_from_u64(21);
+    let mut positions = Vec::new();
+    while positions.len() < 40 {
+        let layer = layers()[rng.random_range(0..4)];
+        let at = rng.random_range(0..PlacementIndex::new(layer).len());
+        let side = if rng.random_bool(0.5) {
+            Side::Goats
+        } else {
+            Side::Tigers
+        };
+        if let Some(position) = position_at(layer, at, side) {
+            if position.count_moves(&rules) > 0 && plain.probe(&position).is_some() {
+                positions.push(position);
+            }
+        }
+    }
+    // The engine: the same move and score at a fixed node count.
+    let search = |dir: &Path, position: Position| {
+        let mut engine = Engine::new(EngineOptions {
+            rules,
+            tablebase_path: Some(dir.to_path_buf()),
+            ..EngineOptions::default()
+        });
+        assert_eq!(engine.wait_for_tablebase(None), Some(Vec::new()));
+        engine.set_game(Game::new(position, rules));
+        let result = engine.search_blocking(Limits {
+            nodes: Some(2000),
+            ..Limits::default()
+        });
+        (
+            result.best_move,
+            result.info.map(|info| info.score.to_string()),
+        )
+    };
+    for &position in positions.iter().take(12) {
+        assert_eq!(
+            search(plain_dir(), position),
+            search(compressed_dir(), position),
+            "{position}"
+        );
+    }
+    // `tb probe DIR -`: the same lines (values and value-preserving moves).
+    let batch = |dir: &Path| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_baghchal"))
+            .args(["tb", "probe", dir.to_str().unwrap(), "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("runs");
+        let input: String = positions.iter().map(|p| format!("{p}\n")).collect();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success());
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let (expected, found) = (batch(plain_dir()), batch(compressed_dir()));
+    assert_eq!(expected.lines().count(), positions.len());
+    assert_eq!(found, expected);
+}
+
+#[test]
+fn the_cli_compresses_verifies_against_the_source_and_probes() {
+    // Captures to win 1: every tiger capture wins, so both layers have don't-care values.
+    let root = temp("tb-compressed-cli");
+    let _ = std::fs::remove_dir_all(&root);
+    let (source, target) = (root.join("plain"), root.join("packed"));
+    let run = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_baghchal"))
+            .arg("tb")
+            .args(args)
+            .output()
+            .expect("runs");
+        let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        (output.status.success(), stdout, stderr)
+    };
+    let (source_arg, target_arg) = (source.to_str().unwrap(), target.to_str().unwrap());
+    let gen = [
+        "gen",
+        "--out",
+        source_arg,
+        "--captures-to-win",
+        "1",
+        "--placement",
+        "--max-in-hand",
+        "2",
+    ];
+    assert!(run(&gen).0);
+    let (ok, text, _) = run(&["compress", source_arg, "--out", target_arg]);
+    assert!(ok, "{text}");
+    assert!(text.contains("layers: 2\n"), "{text}");
+    assert!(text.contains("bits per stored position: "), "{text}");
+    assert!(!placement_path(&target, 1, 0).exists());
+    assert!(compressed_path(&target, 2, 0).exists() && layer_path(&target, 0).exists());
+    let (ok, text, _) = run(&["compress", source_arg, "--out", target_arg]);
+    assert!(ok && text.matches("(present)").count() == 2, "{text}");
+    let (ok, text, _) = run(&["verify", target_arg, "--against", source_arg]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("compressed 2 in hand 0 captured: 2215780 positions per side, 0 tigers-to-move and 0 goats-to-move mismatches, counts match"),
+        "{text}"
+    );
+    let (ok, text, _) = run(&["verify", target_arg]);
+    assert!(ok && text.ends_with("verify: ok\n"), "{text}");
+    for position in [
+        "TGGGG/GGGGG/GGGGG/G1GGG/T2TT t 2 0",
+        "TGGGG/GGGGG/GGGGG/G1GGG/T2TT g 2 0",
+    ] {
+        assert_eq!(
+            run(&["probe", target_arg, position]).1,
+            run(&["probe", source_arg, position]).1
+        );
+    }
+    // Against a directory without the uncompressed files: an error naming the missing one.
+    let (ok, _, stderr) = run(&["verify", target_arg, "--against", target_arg]);
+    assert!(!ok, "no uncompressed files to compare with: {stderr}");
+    assert!(stderr.contains("place-01-0.bctb"), "{stderr}");
+}
