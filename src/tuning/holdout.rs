@@ -5,10 +5,11 @@
 //!
 //! A position is critical when it is won or drawn for the side to move and some legal move
 //! throws that away. Under `Repetition draw` every critical position qualifies. Under `forbid`
-//! a table draw is not the game's value (docs/forbid.md), so a set keeps only table wins none of
-//! whose moves leads to a table draw: from an empty history a table win or loss is a win or loss
-//! under forbid too (the winner's line strictly lowers its distance, so it never meets the
-//! position it started from), hence the value and the moves that keep it are exact there.
+//! a table draw is not the game's value (docs/forbid.md), so a set keeps only table wins with a
+//! move into a table loss: from an empty history a table win or loss is a win or loss under
+//! forbid too (the winner's line strictly lowers its distance, so it never meets the position it
+//! started from), hence the win, the moves that keep it and the moves that lose it are exact
+//! there; the moves into table draws are listed as `unknown` (scored apart).
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -168,13 +169,22 @@ pub fn entry(tables: &Tablebase, position: &Position, rules: &Rules) -> Option<S
     if !labelled.critical {
         return None;
     }
+    let mut unknown = Vec::new();
     if rules.repetition == Repetition::Forbid {
-        let drawn_child = position.legal_moves(rules).iter().any(|&mv| {
-            tables
-                .probe(&position.played(mv))
-                .is_some_and(|v| v.wdl == Wdl::Draw)
-        });
-        if labelled.value.wdl != Wdl::Win || drawn_child {
+        if labelled.value.wdl != Wdl::Win {
+            return None;
+        }
+        // Moves into table draws have no known value under forbid; a move into a table win for
+        // the opponent loses. Critical under forbid takes at least one such losing move.
+        let mut losing = false;
+        for &mv in position.legal_moves(rules).iter() {
+            match tables.probe(&position.played(mv)).map(|v| v.wdl) {
+                Some(Wdl::Draw) => unknown.push(mv),
+                Some(Wdl::Win) => losing = true,
+                _ => {}
+            }
+        }
+        if !losing {
             return None;
         }
     }
@@ -187,6 +197,7 @@ pub fn entry(tables: &Tablebase, position: &Position, rules: &Rules) -> Option<S
         position: *position,
         value,
         keeping: tables.best_moves(position),
+        unknown,
     })
 }
 
