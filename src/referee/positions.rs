@@ -316,6 +316,12 @@ mod tests {
         let entry = parse_entry("T3T/5/5/1G3/T3T t 19 0 | win | a1c3").unwrap();
         assert_eq!(entry.line(), "T3T/5/5/1G3/T3T t 19 0 | win | a1c3");
         assert_eq!(parse_entry(&entry.line()), Ok(entry));
+        let open = parse_entry("T3T/5/5/1G3/T3T t 19 0 | win | a1c3 | unknown a1a2 e1e2").unwrap();
+        assert_eq!(open.unknown.len(), 2);
+        assert_eq!(parse_entry(&open.line()), Ok(open));
+        assert!(parse_entry("T3T/5/5/1G3/T3T t 19 0 | win | a1c3 | a1a2")
+            .unwrap_err()
+            .contains("bad fourth field"));
         assert!(parse_entry("T3T/5/5/5/T3T g 20 0 | draw")
             .unwrap_err()
             .contains("2 fields"));
