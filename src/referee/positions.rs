@@ -6,7 +6,9 @@
 //! `ForcedCapture=false CapturesToWin=5 Repetition=forbid`); every other line is
 //! `<position string> | <value> | <move> ...`, the value for the side to move (`win <plies>`,
 //! `win` in the placement phase, where the tables store no distance, or `draw`), then every
-//! legal move that keeps it.
+//! legal move that keeps it, and optionally a fourth field `unknown <move> ...`: moves whose
+//! value is not known under the suite's rules (under `Repetition forbid`, the moves into table
+//! draws); an engine that plays one is counted apart, neither kept nor lost.
 
 use crate::referee::engine_process::EngineProcess;
 use crate::referee::spec::parse_check_engine;
@@ -24,23 +26,48 @@ pub struct SuiteEntry {
     pub value: String,
     /// The legal moves that keep the value.
     pub keeping: Vec<Move>,
+    /// The legal moves whose value is not known under the suite's rules (scored apart).
+    pub unknown: Vec<Move>,
 }
 
 impl SuiteEntry {
     /// The entry's line in a suite file.
     pub fn line(&self) -> String {
-        let moves: Vec<String> = self.keeping.iter().map(ToString::to_string).collect();
-        format!("{} | {} | {}", self.position, self.value, moves.join(" "))
+        let words = |moves: &[Move]| {
+            let words: Vec<String> = moves.iter().map(ToString::to_string).collect();
+            words.join(" ")
+        };
+        let mut line = format!(
+            "{} | {} | {}",
+            self.position,
+            self.value,
+            words(&self.keeping)
+        );
+        if !self.unknown.is_empty() {
+            line += &format!(" | unknown {}", words(&self.unknown));
+        }
+        line
     }
 }
 
 fn parse_entry(line: &str) -> Result<SuiteEntry, String> {
     let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-    let [position, value, moves] = fields[..] else {
-        return Err(format!(
-            "{} fields, expected 3 separated by |",
-            fields.len()
-        ));
+    let (position, value, moves, unknown) = match fields[..] {
+        [position, value, moves] => (position, value, moves, ""),
+        [position, value, moves, unknown] => {
+            let Some(unknown) = unknown.strip_prefix("unknown") else {
+                return Err(format!(
+                    "bad fourth field \"{unknown}\": expected unknown <move> ..."
+                ));
+            };
+            (position, value, moves, unknown)
+        }
+        _ => {
+            return Err(format!(
+                "{} fields, expected 3 (or 4 with unknown moves) separated by |",
+                fields.len()
+            ))
+        }
     };
     let position: Position = position.parse().map_err(|e| format!("{e}"))?;
     let words: Vec<&str> = value.split_whitespace().collect();
@@ -54,10 +81,13 @@ fn parse_entry(line: &str) -> Result<SuiteEntry, String> {
             "bad value \"{value}\": expected win <plies>, win or draw"
         ));
     }
-    let keeping = moves
-        .split_whitespace()
-        .map(|m| m.parse::<Move>().map_err(|e| format!("{e}")))
-        .collect::<Result<Vec<_>, _>>()?;
+    let parse_moves = |text: &str| {
+        text.split_whitespace()
+            .map(|m| m.parse::<Move>().map_err(|e| format!("{e}")))
+            .collect::<Result<Vec<_>, _>>()
+    };
+    let keeping = parse_moves(moves)?;
+    let unknown = parse_moves(unknown)?;
     if keeping.is_empty() {
         return Err("no move keeps the value".into());
     }
@@ -65,6 +95,7 @@ fn parse_entry(line: &str) -> Result<SuiteEntry, String> {
         position,
         value: value.to_string(),
         keeping,
+        unknown,
     })
 }
 
@@ -118,6 +149,8 @@ pub struct Score {
     pub placement_wins: (u32, u32),
     /// Placement phase, drawn positions.
     pub placement_draws: (u32, u32),
+    /// Positions where the engine played a move of unknown value (not in the counts above).
+    pub unknown: u32,
 }
 
 impl Score {
@@ -162,7 +195,11 @@ impl std::fmt::Display for Score {
             share(self.movement_draws),
             share(self.placement_wins),
             share(self.placement_draws)
-        )
+        )?;
+        if self.unknown > 0 {
+            write!(f, "; {} moves of unknown value not counted", self.unknown)?;
+        }
+        Ok(())
     }
 }
 
@@ -208,6 +245,14 @@ pub fn score_engine(
             )
             .map_err(|e| format!("position {} ({}): {e}", number + 1, entry.position))?;
         let played = reply.best_move.parse::<Move>().ok();
+        if played.is_some_and(|mv| entry.unknown.contains(&mv)) {
+            score.unknown += 1;
+            report(&format!(
+                "unknown {} | played {}",
+                entry.position, reply.best_move
+            ));
+            continue;
+        }
         let kept = played.is_some_and(|mv| entry.keeping.contains(&mv));
         let slot = score.slot(entry);
         slot.1 += 1;
@@ -271,6 +316,12 @@ mod tests {
         let entry = parse_entry("T3T/5/5/1G3/T3T t 19 0 | win | a1c3").unwrap();
         assert_eq!(entry.line(), "T3T/5/5/1G3/T3T t 19 0 | win | a1c3");
         assert_eq!(parse_entry(&entry.line()), Ok(entry));
+        let open = parse_entry("T3T/5/5/1G3/T3T t 19 0 | win | a1c3 | unknown a1a2 e1e2").unwrap();
+        assert_eq!(open.unknown.len(), 2);
+        assert_eq!(parse_entry(&open.line()), Ok(open));
+        assert!(parse_entry("T3T/5/5/1G3/T3T t 19 0 | win | a1c3 | a1a2")
+            .unwrap_err()
+            .contains("bad fourth field"));
         assert!(parse_entry("T3T/5/5/5/T3T g 20 0 | draw")
             .unwrap_err()
             .contains("2 fields"));

@@ -4,5 +4,6 @@
 //! (docs/eval.md).
 
 pub mod data;
+pub mod holdout;
 pub mod selfplay;
 pub mod texel;
