@@ -4,47 +4,15 @@
 //! behind, records round-trip, resume and shards + merge reproduce one run, concurrency does not
 //! change results.
 
+mod referee_support;
+
 use baghchal::referee::outcome::Termination;
 use baghchal::referee::record::{read_records, GameRecord};
-use std::path::{Path, PathBuf};
+use referee_support::{
+    mock, pids_in, referee, stderr, stdout, temp_dir, without_times, MOCK, REFEREE,
+};
+use std::path::Path;
 use std::process::{Command, Output};
-
-const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
-const MOCK: &str = env!("CARGO_BIN_EXE_mock-engine");
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("referee-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn referee(args: &[&str]) -> Output {
-    Command::new(REFEREE)
-        .args(args)
-        .output()
-        .expect("the referee runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).to_string()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).to_string()
-}
-
-/// `-engine` arguments for a mock engine with this name, seed and extra mock flags.
-fn mock(name: &str, seed: u64, flags: &[&str]) -> Vec<String> {
-    let mut args = vec![
-        "-engine".to_string(),
-        format!("cmd={MOCK}"),
-        format!("name={name}"),
-        format!("arg=--seed={seed}"),
-    ];
-    args.extend(flags.iter().map(|flag| format!("arg={flag}")));
-    args
-}
 
 /// A two-engine match of mock engines (stall and handshake timeouts 300 ms unless `extra` sets
 /// them); returns the output and the JSON records.
@@ -72,17 +40,6 @@ fn play(dir: &Path, tag: &str, b_flags: &[&str], extra: &[&str]) -> (Output, Vec
         Vec::new()
     };
     (output, records)
-}
-
-/// The records without thinking times, which differ from run to run.
-fn without_times(records: &[GameRecord]) -> Vec<GameRecord> {
-    let mut records = records.to_vec();
-    for record in &mut records {
-        for played in &mut record.moves {
-            played.time_ms = None;
-        }
-    }
-    records
 }
 
 #[cfg(target_os = "linux")]
@@ -122,15 +79,6 @@ fn survivors(pids: &[u32], tag: &str) -> Vec<u32> {
     pids.iter()
         .copied()
         .filter(|&pid| is_alive(pid, tag))
-        .collect()
-}
-
-/// The process ids a mock engine appended to `path`.
-fn pids_in(path: &Path) -> Vec<u32> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .map(|line| line.trim().parse().unwrap())
         .collect()
 }
 

@@ -2,9 +2,9 @@
 //! records and position-string files as openings, bad books reported before any game, and the
 //! way games use them: `-repeat`, `-noswap`, `-reverse`.
 
-mod referee_parity_support;
+mod referee_support;
 
-use referee_parity_support::*;
+use referee_support::*;
 
 /// A first match whose records serve as books: 4 games of at most 12 plies.
 fn source_records(

@@ -3,9 +3,9 @@
 //! it; options beside it override the file; bad files are reported with the file and the key
 //! before anything is played.
 
-mod referee_parity_support;
+mod referee_support;
 
-use referee_parity_support::*;
+use referee_support::*;
 use serde_json::Value;
 use std::process::{Command, Stdio};
 

@@ -1,11 +1,11 @@
 //! Tournaments beyond the round robin: a gauntlet with `-seeds N` and a knockout (bracket,
 //! byes, tie-breaks, the bracket report, resume), checked from the records alone.
 
-mod referee_parity_support;
+mod referee_support;
 
 use baghchal::referee::record::GameRecord;
 use baghchal::Side;
-use referee_parity_support::*;
+use referee_support::*;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The encounters of some records (engine names, sorted within each).

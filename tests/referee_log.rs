@@ -1,8 +1,8 @@
 //! The match log (`-log file=F level=L`) and `-show-latency`.
 
-mod referee_reports_support;
+mod referee_support;
 
-use referee_reports_support::*;
+use referee_support::*;
 
 /// Whether `line` is `YYYY-MM-DDTHH:MM:SS.mmmZ rest`; returns `rest`.
 fn after_timestamp(line: &str) -> Option<&str> {

@@ -1,10 +1,10 @@
 //! The shard and merge commands under GNU parallel on one machine (the command line given in
 //! docs/cluster.md): the merged records and statistics equal the unsharded run's.
 
-mod referee_merge_support;
+mod referee_support;
 
 use baghchal::referee::record::read_records;
-use referee_merge_support::*;
+use referee_support::*;
 use std::process::Command;
 
 #[test]

@@ -3,9 +3,9 @@
 //! duplicate records without stopping, stops once the SPRT is decided, and reads the shards'
 //! end markers (written however a shard ends).
 
-mod referee_merge_support;
+mod referee_support;
 
-use referee_merge_support::*;
+use referee_support::*;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

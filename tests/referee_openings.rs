@@ -5,10 +5,10 @@ use baghchal::referee::books::{read_book, BookFormat};
 use baghchal::referee::outcome::Termination;
 use baghchal::referee::record::read_records;
 use baghchal::Rules;
-use std::process::{Command, Output};
+mod referee_support;
 
-const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
-const MOCK: &str = env!("CARGO_BIN_EXE_mock-engine");
+use referee_support::{referee, strings, MOCK};
+use std::process::Output;
 
 fn temp_file(name: &str) -> String {
     let path = std::env::temp_dir().join(format!(
@@ -17,17 +17,6 @@ fn temp_file(name: &str) -> String {
     ));
     let _ = std::fs::remove_file(&path);
     path.to_str().unwrap().to_string()
-}
-
-fn referee(args: &[String]) -> Output {
-    Command::new(REFEREE)
-        .args(args)
-        .output()
-        .expect("the referee runs")
-}
-
-fn strings(args: &[&str]) -> Vec<String> {
-    args.iter().map(|s| s.to_string()).collect()
 }
 
 #[test]

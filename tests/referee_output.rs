@@ -2,9 +2,9 @@
 //! nElo beside Elo, SPRT models, and the per-engine fault lines (counted with mock-engine
 //! faults).
 
-mod referee_reports_support;
+mod referee_support;
 
-use referee_reports_support::*;
+use referee_support::*;
 
 /// A match of two mock engines (depth 1, seed 5, short timeouts) with extra options.
 fn mock_match(b_flags: &[&str], extra: &str) -> std::process::Output {

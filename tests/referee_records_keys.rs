@@ -2,13 +2,13 @@
 //! positions (`-epdout`), end to end: a match of our engine writes them, and every reader of
 //! records (reading back, `referee merge`, `-resume`) reads every variant.
 
-mod referee_reports_support;
+mod referee_support;
 
 use baghchal::referee::outcome::GameResult;
 use baghchal::referee::record::epd::{final_position, parse_line};
 use baghchal::referee::record::read_records;
 use baghchal::{Game, Rules};
-use referee_reports_support::*;
+use referee_support::*;
 
 const KEYS: &str = "nodes=true seldepth=true nps=true hashfull=true tbhits=true pv=true timeleft=true latency=true";
 
@@ -60,11 +60,11 @@ fn every_key_is_written_and_read_back_from_both_formats() {
                 continue;
             }
             let details = &x.details;
-            assert!(details.nodes.is_some_and(|n| n > 0), "{details:?}");
-            assert!(details.seldepth.is_some() && details.nps.is_some());
-            assert!(details.hashfull.is_some() && details.tbhits.is_some());
+            assert!(details.figures.nodes.is_some_and(|n| n > 0), "{details:?}");
+            assert!(details.figures.seldepth.is_some() && details.figures.nps.is_some());
+            assert!(details.figures.hashfull.is_some() && details.figures.tbhits.is_some());
             // Our engine's pv starts with the move it played.
-            let pv = details.pv.as_deref().unwrap();
+            let pv = details.figures.pv.as_deref().unwrap();
             assert_eq!(pv.split(' ').next(), Some(x.mv.to_string().as_str()));
             // The clock: 60 s and 1 s a move, less the time used; never more than 60 s + moves.
             let left = details.time_left_ms.unwrap();

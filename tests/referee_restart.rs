@@ -1,10 +1,10 @@
 //! `restart=on|off` per engine (or with `-each`): a fresh process for every game, or one for
 //! as long as it stays usable; a crashed engine is restarted either way (with `-recover`).
 
-mod referee_parity_support;
+mod referee_support;
 
 use baghchal::referee::outcome::Termination;
-use referee_parity_support::*;
+use referee_support::*;
 
 #[test]
 fn restart_on_gives_every_game_a_fresh_process() {

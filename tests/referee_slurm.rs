@@ -7,10 +7,10 @@
 //! started it). Outside CI the test says plainly that it skipped when no cluster can be
 //! started; in CI (CI=true) that is a failure, and the script may install slurm-wlm and munge.
 
-mod referee_merge_support;
+mod referee_support;
 
 use baghchal::referee::record::read_records;
-use referee_merge_support::*;
+use referee_support::*;
 use std::process::{Command, Output};
 
 const LOCAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/slurm-local.sh");

@@ -215,24 +215,10 @@ pub fn bracket_lines(bracket: &Bracket, names: &[String]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::openings::Order;
     use crate::referee::schedule::Tournament;
 
     fn config(engines: usize, games: u32) -> ScheduleConfig {
-        ScheduleConfig {
-            engines,
-            tournament: Tournament::Knockout,
-            rounds: 1,
-            games,
-            repeat: 2,
-            noswap: false,
-            reverse: false,
-            seeds: 1,
-            order: Order::Sequential,
-            start: 0,
-            openings: 4,
-            seed: 1,
-        }
+        ScheduleConfig::plain(engines, Tournament::Knockout, 1, games, 4)
     }
 
     /// Plays the bracket to the end, every game won by the engine `wins` prefers.

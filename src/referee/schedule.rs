@@ -260,10 +260,16 @@ impl fmt::Display for Shard {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn config(engines: usize, tournament: Tournament, rounds: u32, games: u32) -> ScheduleConfig {
+impl ScheduleConfig {
+    /// A plain schedule for unit tests: openings in order from the first, pairs of two games
+    /// with sides swapped, one seed, seed 1.
+    pub(crate) fn plain(
+        engines: usize,
+        tournament: Tournament,
+        rounds: u32,
+        games: u32,
+        openings: usize,
+    ) -> ScheduleConfig {
         ScheduleConfig {
             engines,
             tournament,
@@ -275,9 +281,18 @@ mod tests {
             seeds: 1,
             order: Order::Sequential,
             start: 0,
-            openings: 3,
+            openings,
             seed: 1,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(engines: usize, tournament: Tournament, rounds: u32, games: u32) -> ScheduleConfig {
+        ScheduleConfig::plain(engines, tournament, rounds, games, 3)
     }
 
     #[test]

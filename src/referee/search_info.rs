@@ -3,11 +3,10 @@
 //! engine's own `time`. Score and depth are read by
 //! [`parse_info`](super::engine_process::parse_info).
 
-/// The last value of each figure over the `info` lines of one search: a later line that does
-/// not carry a figure leaves the earlier value (an engine's `currmove` lines carry no `nodes`,
-/// its last full line does).
+/// The figures of one search that a record keeps per move: the last value of each over the
+/// search's `info` lines.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct InfoFields {
+pub struct SearchFigures {
     /// `nodes`.
     pub nodes: Option<u64>,
     /// `seldepth`.
@@ -20,7 +19,17 @@ pub struct InfoFields {
     pub tbhits: Option<u64>,
     /// The moves after `pv`, as sent (not checked), joined by single spaces.
     pub pv: Option<String>,
-    /// `time`: the engine's own account of its thinking time, ms.
+}
+
+/// The last value of each figure over the `info` lines of one search: a later line that does
+/// not carry a figure leaves the earlier value (an engine's `currmove` lines carry no `nodes`,
+/// its last full line does).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InfoFields {
+    /// The figures a record keeps.
+    pub figures: SearchFigures,
+    /// `time`: the engine's own account of its thinking time, ms (kept as latency, see
+    /// [`MoveDetails::of`](super::record::MoveDetails::of)).
     pub time_ms: Option<u64>,
 }
 
@@ -49,16 +58,21 @@ impl InfoFields {
     /// `string` is read (free text).
     pub fn update(&mut self, line: &str) {
         let tokens: Vec<&str> = line.split_whitespace().collect();
+        let figures = &mut self.figures;
         let mut index = 1;
         while index < tokens.len() {
             let next = tokens.get(index + 1).copied();
             match tokens[index] {
                 "string" => return,
-                "nodes" => self.nodes = next.and_then(|t| t.parse().ok()).or(self.nodes),
-                "seldepth" => self.seldepth = next.and_then(|t| t.parse().ok()).or(self.seldepth),
-                "nps" => self.nps = next.and_then(|t| t.parse().ok()).or(self.nps),
-                "hashfull" => self.hashfull = next.and_then(|t| t.parse().ok()).or(self.hashfull),
-                "tbhits" => self.tbhits = next.and_then(|t| t.parse().ok()).or(self.tbhits),
+                "nodes" => figures.nodes = next.and_then(|t| t.parse().ok()).or(figures.nodes),
+                "seldepth" => {
+                    figures.seldepth = next.and_then(|t| t.parse().ok()).or(figures.seldepth)
+                }
+                "nps" => figures.nps = next.and_then(|t| t.parse().ok()).or(figures.nps),
+                "hashfull" => {
+                    figures.hashfull = next.and_then(|t| t.parse().ok()).or(figures.hashfull)
+                }
+                "tbhits" => figures.tbhits = next.and_then(|t| t.parse().ok()).or(figures.tbhits),
                 "time" => self.time_ms = next.and_then(|t| t.parse().ok()).or(self.time_ms),
                 "pv" => {
                     let moves: Vec<&str> = tokens[index + 1..]
@@ -68,7 +82,7 @@ impl InfoFields {
                         .collect();
                     index += moves.len();
                     if !moves.is_empty() {
-                        self.pv = Some(moves.join(" "));
+                        figures.pv = Some(moves.join(" "));
                     }
                 }
                 _ => {}
@@ -91,23 +105,25 @@ mod tests {
         assert_eq!(
             info,
             InfoFields {
-                nodes: Some(1200),
-                seldepth: Some(9),
-                nps: Some(60000),
-                hashfull: Some(12),
-                tbhits: Some(3),
-                pv: Some("c3 a1b2 d3".into()),
+                figures: SearchFigures {
+                    nodes: Some(1200),
+                    seldepth: Some(9),
+                    nps: Some(60000),
+                    hashfull: Some(12),
+                    tbhits: Some(3),
+                    pv: Some("c3 a1b2 d3".into()),
+                },
                 time_ms: Some(20),
             }
         );
         // A currmove line changes nothing it does not carry; a bad value is skipped.
         info.update("info depth 8 currmove e3 currmovenumber 2 nodes x");
-        assert_eq!(info.nodes, Some(1200));
+        assert_eq!(info.figures.nodes, Some(1200));
         info.update("info nodes 1500 pv e3 score cp 3 string nodes 9");
-        assert_eq!(info.nodes, Some(1500));
-        assert_eq!(info.pv.as_deref(), Some("e3"));
+        assert_eq!(info.figures.nodes, Some(1500));
+        assert_eq!(info.figures.pv.as_deref(), Some("e3"));
         info.update("info string pv a1 nodes 4");
-        assert_eq!(info.pv.as_deref(), Some("e3"));
-        assert_eq!(info.nodes, Some(1500));
+        assert_eq!(info.figures.pv.as_deref(), Some("e3"));
+        assert_eq!(info.figures.nodes, Some(1500));
     }
 }

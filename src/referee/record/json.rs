@@ -14,6 +14,7 @@
 use super::keys::RecordKeys;
 use super::{GameRecord, MoveDetails, RecordedMove, TimeUse};
 use crate::referee::outcome::{GameResult, Termination};
+use crate::referee::search_info::SearchFigures;
 use serde::{Deserialize, Serialize};
 
 #[derive(Serialize, Deserialize)]
@@ -118,30 +119,34 @@ pub fn write_line_with(record: &GameRecord, keys: &RecordKeys) -> String {
         allowed_ms: each(moves, full, |m| m.allowed_ms),
         nodes: each(
             moves,
-            column(keys.nodes, &|m| m.details.nodes.is_some()),
-            |m| m.details.nodes,
+            column(keys.nodes, &|m| m.details.figures.nodes.is_some()),
+            |m| m.details.figures.nodes,
         ),
         seldepth: each(
             moves,
-            column(keys.seldepth, &|m| m.details.seldepth.is_some()),
-            |m| m.details.seldepth,
+            column(keys.seldepth, &|m| m.details.figures.seldepth.is_some()),
+            |m| m.details.figures.seldepth,
         ),
-        nps: each(moves, column(keys.nps, &|m| m.details.nps.is_some()), |m| {
-            m.details.nps
-        }),
+        nps: each(
+            moves,
+            column(keys.nps, &|m| m.details.figures.nps.is_some()),
+            |m| m.details.figures.nps,
+        ),
         hashfull: each(
             moves,
-            column(keys.hashfull, &|m| m.details.hashfull.is_some()),
-            |m| m.details.hashfull,
+            column(keys.hashfull, &|m| m.details.figures.hashfull.is_some()),
+            |m| m.details.figures.hashfull,
         ),
         tbhits: each(
             moves,
-            column(keys.tbhits, &|m| m.details.tbhits.is_some()),
-            |m| m.details.tbhits,
+            column(keys.tbhits, &|m| m.details.figures.tbhits.is_some()),
+            |m| m.details.figures.tbhits,
         ),
-        pv: each(moves, column(keys.pv, &|m| m.details.pv.is_some()), |m| {
-            m.details.pv.clone()
-        }),
+        pv: each(
+            moves,
+            column(keys.pv, &|m| m.details.figures.pv.is_some()),
+            |m| m.details.figures.pv.clone(),
+        ),
         time_left_ms: each(
             moves,
             column(keys.timeleft, &|m| m.details.time_left_ms.is_some()),
@@ -189,12 +194,14 @@ pub fn parse_line(line: &str) -> Result<GameRecord, String> {
                     time_ms: at(&json.time_ms, index),
                     allowed_ms: at(&json.allowed_ms, index),
                     details: MoveDetails {
-                        nodes: at(&json.nodes, index),
-                        seldepth: at(&json.seldepth, index),
-                        nps: at(&json.nps, index),
-                        hashfull: at(&json.hashfull, index),
-                        tbhits: at(&json.tbhits, index),
-                        pv: at(&json.pv, index),
+                        figures: SearchFigures {
+                            nodes: at(&json.nodes, index),
+                            seldepth: at(&json.seldepth, index),
+                            nps: at(&json.nps, index),
+                            hashfull: at(&json.hashfull, index),
+                            tbhits: at(&json.tbhits, index),
+                            pv: at(&json.pv, index),
+                        },
                         time_left_ms: at(&json.time_left_ms, index),
                         latency_ms: at(&json.latency_ms, index),
                     },

@@ -8,7 +8,7 @@ pub mod pgn;
 
 use super::engine_process::Score;
 use super::outcome::{GameResult, Termination};
-use super::search_info::InfoFields;
+use super::search_info::{InfoFields, SearchFigures};
 use crate::{Move, Position, Rules, Side};
 
 /// One move of a record.
@@ -36,18 +36,8 @@ pub struct RecordedMove {
 /// Figures of one engine move beyond score, depth and time: fastchess's `-pgnout` keys.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MoveDetails {
-    /// The engine's last `nodes`.
-    pub nodes: Option<u64>,
-    /// Its last `seldepth`.
-    pub seldepth: Option<u32>,
-    /// Its last `nps`.
-    pub nps: Option<u64>,
-    /// Its last `hashfull` (per mille).
-    pub hashfull: Option<u32>,
-    /// Its last `tbhits`.
-    pub tbhits: Option<u64>,
-    /// Its last principal variation, as sent.
-    pub pv: Option<String>,
+    /// The engine's last reported figures (nodes, seldepth, nps, hashfull, tbhits, pv).
+    pub figures: SearchFigures,
     /// Time left on the mover's clock once the move was charged, ms (engines with a clock).
     pub time_left_ms: Option<u64>,
     /// The time measured from `go` to `bestmove` minus the engine's own last `time`, ms
@@ -60,12 +50,7 @@ impl MoveDetails {
     /// clock after the move.
     pub fn of(info: &InfoFields, elapsed_ms: u64, time_left_ms: Option<u64>) -> MoveDetails {
         MoveDetails {
-            nodes: info.nodes,
-            seldepth: info.seldepth,
-            nps: info.nps,
-            hashfull: info.hashfull,
-            tbhits: info.tbhits,
-            pv: info.pv.clone(),
+            figures: info.figures.clone(),
             time_left_ms,
             latency_ms: info.time_ms.map(|reported| {
                 i64::try_from(elapsed_ms).unwrap_or(i64::MAX)
@@ -244,12 +229,14 @@ pub(crate) mod tests {
                             time_ms: Some(12),
                             allowed_ms: None,
                             details: MoveDetails {
-                                nodes: Some(1234),
-                                seldepth: Some(9),
-                                nps: Some(98_000),
-                                hashfull: Some(17),
-                                tbhits: Some(0),
-                                pv: Some("b3 e1d2 d3".to_string()),
+                                figures: SearchFigures {
+                                    nodes: Some(1234),
+                                    seldepth: Some(9),
+                                    nps: Some(98_000),
+                                    hashfull: Some(17),
+                                    tbhits: Some(0),
+                                    pv: Some("b3 e1d2 d3".to_string()),
+                                },
                                 time_left_ms: Some(9_850),
                                 latency_ms: Some(-2),
                             },
@@ -262,7 +249,10 @@ pub(crate) mod tests {
                             time_ms: Some(1500),
                             allowed_ms: None,
                             details: MoveDetails {
-                                nodes: Some(5),
+                                figures: SearchFigures {
+                                    nodes: Some(5),
+                                    ..SearchFigures::default()
+                                },
                                 latency_ms: Some(14),
                                 ..MoveDetails::default()
                             },

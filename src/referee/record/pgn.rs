@@ -103,17 +103,29 @@ fn comment(record: &RecordedMove, keys: &RecordKeys) -> Option<String> {
         .map(|ms| seconds(i64::try_from(ms).unwrap_or(i64::MAX)));
     item(keys.timeleft, "tl", time_left);
     item(keys.latency, "latency", details.latency_ms.map(seconds));
-    item(keys.nodes, "n", details.nodes.map(|v| v.to_string()));
-    item(keys.seldepth, "sd", details.seldepth.map(|v| v.to_string()));
-    item(keys.nps, "nps", details.nps.map(|v| v.to_string()));
+    item(
+        keys.nodes,
+        "n",
+        details.figures.nodes.map(|v| v.to_string()),
+    );
+    item(
+        keys.seldepth,
+        "sd",
+        details.figures.seldepth.map(|v| v.to_string()),
+    );
+    item(keys.nps, "nps", details.figures.nps.map(|v| v.to_string()));
     item(
         keys.hashfull,
         "hashfull",
-        details.hashfull.map(|v| v.to_string()),
+        details.figures.hashfull.map(|v| v.to_string()),
     );
-    item(keys.tbhits, "tbhits", details.tbhits.map(|v| v.to_string()));
+    item(
+        keys.tbhits,
+        "tbhits",
+        details.figures.tbhits.map(|v| v.to_string()),
+    );
     // Quotes and braces would end the value or the comment: an engine's odd pv is tamed.
-    let pv = details.pv.as_ref().map(|pv| {
+    let pv = details.figures.pv.as_ref().map(|pv| {
         let tame: String = pv
             .chars()
             .map(|c| match c {
@@ -271,15 +283,15 @@ fn parse_comment(text: &str) -> Result<RecordedMove, String> {
                 .and_then(|ms| u64::try_from(ms).ok())
                 .map(|ms| details.time_left_ms = Some(ms)),
             "latency" => parse_seconds(value).map(|ms| details.latency_ms = Some(ms)),
-            "n" => number(value).map(|v| details.nodes = Some(v)),
-            "sd" => number(value).map(|v| details.seldepth = Some(v)),
-            "nps" => number(value).map(|v| details.nps = Some(v)),
-            "hashfull" => number(value).map(|v| details.hashfull = Some(v)),
-            "tbhits" => number(value).map(|v| details.tbhits = Some(v)),
+            "n" => number(value).map(|v| details.figures.nodes = Some(v)),
+            "sd" => number(value).map(|v| details.figures.seldepth = Some(v)),
+            "nps" => number(value).map(|v| details.figures.nps = Some(v)),
+            "hashfull" => number(value).map(|v| details.figures.hashfull = Some(v)),
+            "tbhits" => number(value).map(|v| details.figures.tbhits = Some(v)),
             "pv" => value
                 .strip_prefix('"')
                 .and_then(|v| v.strip_suffix('"'))
-                .map(|v| details.pv = Some(v.to_string())),
+                .map(|v| details.figures.pv = Some(v.to_string())),
             _ => None,
         };
         read.ok_or_else(bad)?;
@@ -499,8 +511,8 @@ mod tests {
             "{text}"
         );
         let back = &parse_games(&text).unwrap()[0];
-        assert_eq!(back.moves[2].details.nodes, Some(1234));
-        assert_eq!(back.moves[2].details.seldepth, None);
+        assert_eq!(back.moves[2].details.figures.nodes, Some(1234));
+        assert_eq!(back.moves[2].details.figures.seldepth, None);
         // Minimal records: moves, book marks, result and termination.
         let min = RecordKeys {
             min: true,
