@@ -283,7 +283,7 @@ impl Stamps {
 /// open after a generation checks nothing.
 ///
 /// A file the run read whole and checked to resume from it is stamped at once (as at an open).
-/// A file it wrote is read back and checked once its last write is more than [`RACY_WINDOW`]
+/// A file it wrote is read back and checked once its last write is more than 2 s
 /// old, exactly as an open would check it: a stamp always means that the bytes on disk were
 /// read after the file's times settled and matched its checksum. [`RunStamps::settle`] (called
 /// between layers) does that for the files already old enough; [`RunStamps::finish`] waits out
@@ -326,7 +326,7 @@ impl RunStamps {
         }
     }
 
-    /// Reads back and stamps the files written more than [`RACY_WINDOW`] ago, then saves the
+    /// Reads back and stamps the files written more than 2 s ago, then saves the
     /// stamp file. Returns the number of files stamped.
     pub fn settle(&self) -> usize {
         let now = SystemTime::now();
@@ -343,7 +343,7 @@ impl RunStamps {
         stamped
     }
 
-    /// Waits until every file written by the run is more than [`RACY_WINDOW`] old, then reads
+    /// Waits until every file written by the run is more than 2 s old, then reads
     /// them back and stamps them as [`RunStamps::settle`]. Returns the number of files stamped.
     pub fn finish(&self) -> usize {
         let youngest = {
