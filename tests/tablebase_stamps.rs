@@ -5,6 +5,7 @@
 use baghchal::tablebase::file::{layer_path, placement_path, PayloadCheck, PayloadStatus};
 use baghchal::tablebase::placement::generate::generate_placement;
 use baghchal::tablebase::probe_text::{probe_batch, BatchSummary};
+use baghchal::tablebase::solve::generate_tables;
 use baghchal::tablebase::stamp::STAMP_FILE;
 use baghchal::tablebase::verify::verify_tables;
 use baghchal::tablebase::{Corruption, TableRules, Tablebase, TablebaseError};
@@ -21,12 +22,18 @@ const RULES: TableRules = TableRules {
 
 fn quiet(_: &str, _: u64, _: u64) {}
 
+/// A fresh, empty directory for test `name`.
+fn empty_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("baghchal-stamps-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    dir
+}
+
 /// Movement tables and placement layers up to 1 goat in hand for captures to win 2, in a fresh
 /// directory, their files dated an hour back (a file modified within the last 2 seconds is
 /// checked but not stamped: see `stamp`).
 fn fresh_tables(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("baghchal-stamps-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
+    let dir = empty_dir(name);
     generate_placement(&dir, RULES, 1, 2, &quiet).expect("generation");
     for path in table_files(&dir) {
         set_modified(&path, SystemTime::now() - Duration::from_secs(3600));
@@ -110,6 +117,126 @@ fn a_checked_file_is_stamped_and_trusted_until_it_changes() {
         .take(2)
         .all(|(_, status)| *status == PayloadStatus::Checked));
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `tb probe` through the binary, with its debug log: the line that counts the files vouched
+/// for by stamps.
+fn probe_log_line(dir: &Path, position: &str) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_baghchal"))
+        .args(["tb", "probe", dir.to_str().unwrap(), position])
+        .env("RUST_LOG", "baghchal=debug")
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let line = stderr
+        .lines()
+        .find(|line| line.contains("vouched for by verified stamps"));
+    line.unwrap_or_else(|| panic!("{stderr}")).to_string()
+}
+
+/// The files named in the stamp file.
+fn stamped_names(dir: &Path) -> Vec<String> {
+    let text = fs::read_to_string(dir.join(STAMP_FILE)).unwrap();
+    let mut names: Vec<String> = text
+        .lines()
+        .skip(1)
+        .filter(|line| !line.starts_with("crc32 "))
+        .map(|line| line.split(' ').next().unwrap().to_string())
+        .collect();
+    names.sort();
+    names
+}
+
+fn file_names(files: &[PathBuf]) -> Vec<String> {
+    let names = files.iter().map(|path| path.file_name().unwrap());
+    names
+        .map(|name| name.to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn a_fresh_generation_is_trusted_at_the_first_open() {
+    let dir = empty_dir("fresh-generation");
+    generate_placement(&dir, RULES, 3, 2, &quiet).expect("generation");
+    let files = table_files(&dir);
+    assert_eq!(files.len(), 8, "{files:?}"); // 2 movement layers, 3 x 2 placement layers
+    assert_eq!(stamped_names(&dir), file_names(&files));
+
+    // The first open after generation reads no payload for its checksum, in the library and
+    // in `tb probe`.
+    let statuses = open_statuses(&dir);
+    assert_eq!(statuses.len(), 8);
+    assert_eq!(tally(&statuses), (0, 8, 0), "{statuses:?}");
+    let position = "T1GGT/GGGGG/GGGGG/G1GGG/TGGGT g 1 0";
+    assert!(
+        probe_log_line(&dir, position).ends_with("8 table files, 8 vouched for by verified stamps"),
+        "{}",
+        probe_log_line(&dir, position)
+    );
+
+    // A file changed after generation (same length and modification time) is checked again:
+    // named corrupt and never used, the others still trusted.
+    let placement = placement_path(&dir, 2, 1);
+    flip_keeping_length_and_time(&placement);
+    let tables = Tablebase::open(&dir, RULES).expect("placement layers are checked later");
+    assert_eq!(
+        tables.placement().unwrap().wait_checked(),
+        vec![placement.clone()]
+    );
+    let statuses = tables.payload_statuses();
+    assert_eq!(status_of(&statuses, &placement), PayloadStatus::Corrupt);
+    assert_eq!(tally(&statuses), (0, 7, 1), "{statuses:?}");
+    let movement = layer_path(&dir, 0);
+    flip_keeping_length_and_time(&movement);
+    assert!(matches!(
+        Tablebase::open(&dir, RULES),
+        Err(TablebaseError::Corrupt {
+            reason: Corruption::PayloadChecksum,
+            path,
+        }) if path == movement
+    ));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_resumed_generation_stamps_the_files_it_read_and_wrote() {
+    let dir = empty_dir("resumed-generation");
+    generate_placement(&dir, RULES, 1, 2, &quiet).expect("first run");
+    // No stamps left from the first run: the files are re-dated (so their stamps do not match)
+    // and the stamp file is gone; one layer is missing (an interrupted run) and one damaged.
+    fs::remove_file(dir.join(STAMP_FILE)).unwrap();
+    for path in table_files(&dir) {
+        set_modified(&path, SystemTime::now() - Duration::from_secs(3600));
+    }
+    fs::remove_file(placement_path(&dir, 1, 0)).unwrap();
+    flip_keeping_length_and_time(&placement_path(&dir, 1, 1));
+
+    let run = generate_placement(&dir, RULES, 2, 2, &quiet).expect("resumed run");
+    let resumed: Vec<bool> = run.reports.iter().map(|report| report.resumed).collect();
+    assert_eq!(resumed, [false, false, false, false], "{:?}", run.reports);
+    let files = table_files(&dir);
+    assert_eq!(files.len(), 6, "{files:?}");
+    assert_eq!(stamped_names(&dir), file_names(&files));
+    assert_eq!(tally(&open_statuses(&dir)), (0, 6, 0));
+
+    // Again, with every file present: all of them read to resume, re-dated first.
+    for path in table_files(&dir) {
+        set_modified(&path, SystemTime::now() - Duration::from_secs(60));
+    }
+    let run = generate_placement(&dir, RULES, 2, 2, &quiet).expect("third run");
+    assert!(run.reports.iter().all(|report| report.resumed));
+    assert_eq!(tally(&open_statuses(&dir)), (0, 6, 0));
+
+    // The movement tables alone (`tb gen` without `--placement`), resumed and fresh.
+    let movement = empty_dir("resumed-movement");
+    generate_tables(&movement, RULES, 2, &quiet).expect("movement tables");
+    assert_eq!(tally(&open_statuses(&movement)), (0, 2, 0));
+    fs::remove_file(layer_path(&movement, 0)).unwrap();
+    generate_tables(&movement, RULES, 2, &quiet).expect("resumed");
+    assert_eq!(tally(&open_statuses(&movement)), (0, 2, 0));
+    fs::remove_dir_all(&dir).unwrap();
+    fs::remove_dir_all(&movement).unwrap();
 }
 
 /// Flips one payload byte of `path` in place, keeping its length and modification time.

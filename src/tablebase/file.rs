@@ -150,13 +150,26 @@ pub(crate) fn write_atomic(path: &Path, parts: &[&[u8]]) -> Result<(), Tablebase
     fs::rename(&temporary, path).map_err(io)
 }
 
+/// A layer file read whole and checked ([`read_layer`]), with what its verified stamp needs.
+#[derive(Debug)]
+pub struct ReadLayer {
+    /// The checked header.
+    pub header: LayerHeader,
+    /// The values: goats to move, then tigers to move.
+    pub payload: Vec<u8>,
+    /// The file's identity when it was opened.
+    pub identity: FileIdentity,
+    /// When reading it started.
+    pub read_at: SystemTime,
+}
+
 /// Reads a layer file for a generator that resumes: `None` when the file is absent or damaged
 /// (logged: it will be regenerated); other failures are errors.
 ///
 /// # Errors
 /// [`TablebaseError::Io`] when the file exists but cannot be read.
-pub fn read_to_resume(path: &Path) -> Result<Option<(LayerHeader, Vec<u8>)>, TablebaseError> {
-    match read_layer(path) {
+pub fn read_to_resume(path: &Path) -> Result<Option<ReadLayer>, TablebaseError> {
+    match read_layer_identified(path) {
         Ok(layer) => Ok(Some(layer)),
         Err(TablebaseError::NotFound { .. }) => Ok(None),
         Err(TablebaseError::Corrupt { reason, .. }) => {
@@ -255,7 +268,23 @@ fn parse_header(
 /// # Errors
 /// [`TablebaseError::NotFound`], [`TablebaseError::Io`] or [`TablebaseError::Corrupt`].
 pub fn read_layer(path: &Path) -> Result<(LayerHeader, Vec<u8>), TablebaseError> {
-    let mut bytes = fs::read(path).map_err(|source| open_error(path, source))?;
+    read_layer_identified(path).map(|layer| (layer.header, layer.payload))
+}
+
+/// As [`read_layer`], with the file's identity and the time the reading started.
+///
+/// # Errors
+/// As [`read_layer`].
+pub fn read_layer_identified(path: &Path) -> Result<ReadLayer, TablebaseError> {
+    let read_at = SystemTime::now();
+    let io = |source| TablebaseError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = fs::File::open(path).map_err(|source| open_error(path, source))?;
+    let metadata = file.metadata().map_err(io)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes).map_err(io)?;
     let corrupt = |reason| TablebaseError::Corrupt {
         path: path.to_path_buf(),
         reason,
@@ -265,8 +294,71 @@ pub fn read_layer(path: &Path) -> Result<(LayerHeader, Vec<u8>), TablebaseError>
     if crc32(&bytes[HEADER_LEN..]) != payload_crc {
         return Err(corrupt(Corruption::PayloadChecksum));
     }
+    let identity = FileIdentity::new(&metadata, u32_at(&bytes, 84));
     bytes.drain(..HEADER_LEN);
-    Ok((header, bytes))
+    Ok(ReadLayer {
+        header,
+        payload: bytes,
+        identity,
+        read_at,
+    })
+}
+
+/// Reads a table file through, uncompressed ([`VERSION`]) or compressed
+/// ([`COMPRESSED_VERSION`]), a block at a time (neither mapped nor kept, so the caller's memory
+/// does not grow), and checks its header, length and payload checksum: for the verified stamp
+/// of a file a generator wrote. Returns the file's identity when it was opened and the time the
+/// reading started.
+///
+/// # Errors
+/// [`TablebaseError::NotFound`], [`TablebaseError::Io`] or [`TablebaseError::Corrupt`].
+pub fn check_file(path: &Path) -> Result<(FileIdentity, SystemTime), TablebaseError> {
+    let read_at = SystemTime::now();
+    let io = |source| TablebaseError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let corrupt = |reason| TablebaseError::Corrupt {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let mut file = fs::File::open(path).map_err(|source| open_error(path, source))?;
+    let metadata = file.metadata().map_err(io)?;
+    let mut head = Vec::with_capacity(HEADER_LEN);
+    (&mut file)
+        .take(HEADER_LEN as u64)
+        .read_to_end(&mut head)
+        .map_err(io)?;
+    let version = match head.get(8..12).map(|_| u32_at(&head, 8)) {
+        Some(COMPRESSED_VERSION) => COMPRESSED_VERSION,
+        _ => VERSION,
+    };
+    let (_, payload_crc) = parse_header(&head, metadata.len(), version).map_err(corrupt)?;
+    let mut hasher = crc32fast::Hasher::new();
+    let mut buffer = vec![0u8; 1 << 20];
+    let mut payload_len = 0u64;
+    loop {
+        let read = match file.read(&mut buffer) {
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            read => read.map_err(io)?,
+        };
+        if read == 0 {
+            break;
+        }
+        hasher.update(&buffer[..read]);
+        payload_len += read as u64;
+    }
+    let found = HEADER_LEN as u64 + payload_len;
+    if found != metadata.len() {
+        return Err(corrupt(Corruption::Truncated {
+            expected: metadata.len(),
+            found,
+        }));
+    }
+    if hasher.finalize() != payload_crc {
+        return Err(corrupt(Corruption::PayloadChecksum));
+    }
+    Ok((FileIdentity::new(&metadata, u32_at(&head, 84)), read_at))
 }
 
 /// The checked values of a layer file (goats to move, then tigers to move): memory-mapped, or

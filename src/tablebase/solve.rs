@@ -1,9 +1,10 @@
 //! Generation of a full set of tables: layers from the most captured goats down, each written
 //! atomically; layers already present and valid for the same rules are loaded, not recomputed.
 
-use super::file::{layer_path, read_to_resume, write_layer, LayerHeader};
+use super::file::{layer_path, read_to_resume, write_layer, LayerHeader, ReadLayer};
 use super::generate::{generate_layer, Progress};
 use super::graph::LayerGraph;
+use super::stamp::RunStamps;
 use super::value::{decode_value, Wdl};
 use super::{Corruption, TableRules, TablebaseError};
 use std::path::Path;
@@ -52,7 +53,9 @@ fn max_distance(values: &[u8]) -> u16 {
         .unwrap_or(0)
 }
 
-/// Generates (or resumes) the tables for `rules` in `dir`, using `threads` threads. Returns one report per layer, most captures first.
+/// Generates (or resumes) the tables for `rules` in `dir`, using `threads` threads. Returns one
+/// report per layer, most captures first. Every layer file is stamped as verified
+/// ([`RunStamps`]), so the first open does not check it again.
 ///
 /// # Errors
 /// Unsupported rules, I/O failures, or a distance overflow.
@@ -61,6 +64,24 @@ pub fn generate_tables(
     rules: TableRules,
     threads: usize,
     progress: Progress,
+) -> Result<Vec<LayerReport>, TablebaseError> {
+    let stamps = RunStamps::new(dir);
+    let reports = generate_tables_stamped(dir, rules, threads, progress, &stamps);
+    // Also after a failure: the layers finished before it keep their stamps.
+    stamps.finish();
+    reports
+}
+
+/// As [`generate_tables`], the files' stamps noted in `stamps` (the caller settles them).
+///
+/// # Errors
+/// As [`generate_tables`].
+pub(crate) fn generate_tables_stamped(
+    dir: &Path,
+    rules: TableRules,
+    threads: usize,
+    progress: Progress,
+    stamps: &RunStamps,
 ) -> Result<Vec<LayerReport>, TablebaseError> {
     rules.check_covered()?;
     std::fs::create_dir_all(dir).map_err(|source| TablebaseError::Io {
@@ -75,12 +96,13 @@ pub fn generate_tables(
         let graph = LayerGraph::new(captured, rules);
         let positions = u64::from(graph.index.len());
         let (header, payload, resumed) = match load_existing(&path, rules, captured, positions)? {
-            Some((header, payload)) => {
+            Some(layer) => {
                 log::info!(
                     "layer {captured}: \"{}\" is present and valid, skipped",
                     path.display()
                 );
-                (header, payload, true)
+                stamps.resumed(&path, &layer.identity, layer.read_at);
+                (layer.header, layer.payload, true)
             }
             None => {
                 let layer_progress = |phase: &str, done: u64, total: u64| {
@@ -102,6 +124,7 @@ pub fn generate_tables(
                     counts: [count_values(&goats), count_values(&tigers)],
                 };
                 write_layer(&path, &header, &goats, &tigers)?;
+                stamps.written(&path);
                 let mut payload = goats;
                 payload.extend_from_slice(&tigers);
                 (header, payload, false)
@@ -120,6 +143,7 @@ pub fn generate_tables(
         goats.truncate(positions as usize);
         goats.shrink_to_fit();
         next_goats = Some(goats);
+        stamps.settle();
     }
     Ok(reports)
 }
@@ -131,10 +155,10 @@ fn load_existing(
     rules: TableRules,
     captured: u8,
     positions: u64,
-) -> Result<Option<(LayerHeader, Vec<u8>)>, TablebaseError> {
+) -> Result<Option<ReadLayer>, TablebaseError> {
     let layer = read_to_resume(path)?;
-    if let Some((header, _)) = &layer {
-        check_header(path, header, rules, 0, captured, positions)?;
+    if let Some(layer) = &layer {
+        check_header(path, &layer.header, rules, 0, captured, positions)?;
     }
     Ok(layer)
 }

@@ -141,11 +141,21 @@ fn unix_identity(_: &fs::Metadata) -> ((i64, u32), u64, u64) {
 #[derive(Debug)]
 pub struct Stamps {
     dir: PathBuf,
-    entries: Mutex<BTreeMap<String, FileIdentity>>,
+    entries: Mutex<Entries>,
     /// Whether stamps were recorded or forgotten since the stamp file was read or written.
     changed: AtomicBool,
     /// Whether a failure to write the stamp file was already reported.
     warned: AtomicBool,
+}
+
+/// The stamps known to one [`Stamps`], and what this process changed since its last save (only
+/// those changes are merged into the stamp file: an entry merely read from it must not overwrite
+/// a newer one that another writer saved meanwhile).
+#[derive(Debug, Default)]
+struct Entries {
+    known: BTreeMap<String, FileIdentity>,
+    recorded: BTreeMap<String, FileIdentity>,
+    forgotten: std::collections::BTreeSet<String>,
 }
 
 /// Distinguishes the temporary files of one process's saves.
@@ -169,7 +179,10 @@ impl Stamps {
         };
         Stamps {
             dir: dir.to_path_buf(),
-            entries: Mutex::new(entries),
+            entries: Mutex::new(Entries {
+                known: entries,
+                ..Entries::default()
+            }),
             changed: AtomicBool::new(false),
             warned: AtomicBool::new(false),
         }
@@ -178,7 +191,7 @@ impl Stamps {
     /// Whether the file `name` was verified with exactly this identity.
     pub fn is_verified(&self, name: &str, identity: &FileIdentity) -> bool {
         let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries.get(name) == Some(identity)
+        entries.known.get(name) == Some(identity)
     }
 
     /// Records that `path` passed its payload check, which started at `checked_at` with the
@@ -207,7 +220,9 @@ impl Stamps {
             return;
         };
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries.insert(name.to_string(), identity);
+        entries.known.insert(name.to_string(), identity);
+        entries.recorded.insert(name.to_string(), identity);
+        entries.forgotten.remove(name);
         self.changed.store(true, Ordering::Relaxed);
     }
 
@@ -215,15 +230,17 @@ impl Stamps {
     pub fn forget(&self, path: &Path) {
         if let Some(name) = path.file_name().and_then(|name| name.to_str()) {
             let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-            if entries.remove(name).is_some() {
-                self.changed.store(true, Ordering::Relaxed);
-            }
+            entries.known.remove(name);
+            entries.recorded.remove(name);
+            entries.forgotten.insert(name.to_string());
+            self.changed.store(true, Ordering::Relaxed);
         }
     }
 
-    /// Writes the stamps, when any were recorded or forgotten since the last save, to the
+    /// Writes the stamps recorded and forgotten since the last save, when there are any, to the
     /// directory's stamp file, merged over what the file holds now (another process may have
-    /// added stamps since it was loaded): a new file renamed over the old one. A failure (e.g. a
+    /// saved stamps since this one loaded it: those are kept, unless this process recorded or
+    /// forgot the same file later): a new file renamed over the old one. A failure (e.g. a
     /// read-only directory) is logged once and otherwise ignored: the files are then checked
     /// again at the next open.
     pub fn save(&self) {
@@ -231,18 +248,131 @@ impl Stamps {
             return;
         }
         let path = self.dir.join(STAMP_FILE);
+        // Held while writing, so two threads of this process do not interleave their saves.
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         let mut merged = read_stamp_file(&path).unwrap_or_default();
-        {
-            let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-            merged.extend(entries.iter().map(|(name, id)| (name.clone(), *id)));
+        for name in &entries.forgotten {
+            merged.remove(name);
         }
-        if let Err(error) = write_stamp_file(&self.dir, &merged) {
-            if !self.warned.swap(true, Ordering::Relaxed) {
-                log::warn!(
-                    "\"{}\": cannot write verified stamps ({error}); table checksums will be \
-                     checked at every open",
-                    path.display()
-                );
+        merged.extend(
+            entries
+                .recorded
+                .iter()
+                .map(|(name, id)| (name.clone(), *id)),
+        );
+        match write_stamp_file(&self.dir, &merged) {
+            Ok(()) => {
+                entries.recorded.clear();
+                entries.forgotten.clear();
+            }
+            Err(error) => {
+                if !self.warned.swap(true, Ordering::Relaxed) {
+                    log::warn!(
+                        "\"{}\": cannot write verified stamps ({error}); table checksums will be \
+                         checked at every open",
+                        path.display()
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The verified stamps of a generator's run ([`crate::tablebase::solve::generate_tables`],
+/// the placement generator): every layer file it finishes with is stamped, so that the first
+/// open after a generation checks nothing.
+///
+/// A file the run read whole and checked to resume from it is stamped at once (as at an open).
+/// A file it wrote is read back and checked once its last write is more than 2 s
+/// old, exactly as an open would check it: a stamp always means that the bytes on disk were
+/// read after the file's times settled and matched its checksum. [`RunStamps::settle`] (called
+/// between layers) does that for the files already old enough; [`RunStamps::finish`] waits out
+/// the window for the last ones (at most 2 s at the end of a run).
+#[derive(Debug)]
+pub struct RunStamps {
+    stamps: Stamps,
+    /// Files written by this run and not yet read back, with the modification time they had.
+    pending: Mutex<Vec<(PathBuf, SystemTime)>>,
+}
+
+impl RunStamps {
+    /// The stamps of the table directory `dir`, for a run that writes into it.
+    pub fn new(dir: &Path) -> RunStamps {
+        RunStamps {
+            stamps: Stamps::load(dir),
+            pending: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Notes that this run wrote (and renamed into place) the file at `path`: it is read back
+    /// and stamped by a later [`RunStamps::settle`] or [`RunStamps::finish`].
+    pub fn written(&self, path: &Path) {
+        let modified = fs::metadata(path)
+            .and_then(|metadata| metadata.modified())
+            .unwrap_or_else(|_| SystemTime::now());
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        pending.push((path.to_path_buf(), modified));
+    }
+
+    /// Notes that this run read the file at `path` whole and found its checksum good (to resume
+    /// from it): `identity` when it was opened, reading from `read_at`. Stamped at once, or read
+    /// back later when it was modified too recently.
+    pub fn resumed(&self, path: &Path, identity: &FileIdentity, read_at: SystemTime) {
+        if !self.stamps.record_checked(path, identity, read_at) {
+            let (seconds, nanos) = identity.modified;
+            let modified = UNIX_EPOCH + Duration::new(seconds.max(0) as u64, nanos);
+            let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            pending.push((path.to_path_buf(), modified));
+        }
+    }
+
+    /// Reads back and stamps the files written more than 2 s ago, then saves the
+    /// stamp file. Returns the number of files stamped.
+    pub fn settle(&self) -> usize {
+        let now = SystemTime::now();
+        let ready: Vec<PathBuf> = {
+            let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            let (ready, waiting) = std::mem::take(&mut *pending)
+                .into_iter()
+                .partition(|(_, modified)| *modified + RACY_WINDOW < now);
+            *pending = waiting;
+            ready.into_iter().map(|(path, _)| path).collect()
+        };
+        let stamped = ready.iter().filter(|path| self.read_back(path)).count();
+        self.stamps.save();
+        stamped
+    }
+
+    /// Waits until every file written by the run is more than 2 s old, then reads
+    /// them back and stamps them as [`RunStamps::settle`]. Returns the number of files stamped.
+    pub fn finish(&self) -> usize {
+        let youngest = {
+            let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            pending.iter().map(|(_, modified)| *modified).max()
+        };
+        if let Some(youngest) = youngest {
+            // A little beyond the window: `settle` wants the window strictly passed.
+            let ready = youngest + RACY_WINDOW + Duration::from_millis(20);
+            if let Ok(wait) = ready.duration_since(SystemTime::now()) {
+                // (A file dated in the future is not waited for: it stays unstamped.)
+                let wait = wait.min(RACY_WINDOW + Duration::from_millis(20));
+                log::debug!("waiting {wait:?} before stamping the last files written");
+                std::thread::sleep(wait);
+            }
+        }
+        self.settle()
+    }
+
+    /// Checks the file at `path` as an open would and stamps it when good (and unchanged while
+    /// it was read); a failure is logged (the file will be checked, and refused, at the next
+    /// open) and returns `false`.
+    fn read_back(&self, path: &Path) -> bool {
+        match super::file::check_file(path) {
+            Ok((identity, read_at)) => self.stamps.record_checked(path, &identity, read_at),
+            Err(error) => {
+                log::error!("reading back a file just written: {error}; not stamped");
+                self.stamps.forget(path);
+                false
             }
         }
     }
@@ -362,6 +492,37 @@ mod tests {
             let text = format!("{body}crc32 {:08x}\n", crc32(body.as_bytes()));
             assert_eq!(parse_stamps(text.as_bytes()), None, "{line}");
         }
+    }
+
+    #[test]
+    fn saving_keeps_what_another_writer_saved_since() {
+        let dir = std::env::temp_dir().join(format!("baghchal-stamp-merge-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let mut entries = BTreeMap::new();
+        entries.insert("a.bctb".to_string(), identity(1));
+        write_stamp_file(&dir, &entries).unwrap();
+        // Two openers load the same stamps; the second finds `a` changed and stamps it anew.
+        let first = Stamps::load(&dir);
+        let second = Stamps::load(&dir);
+        second.record(&dir.join("a.bctb"), identity(2));
+        second.save();
+        // The first stamps another file: its save must not bring back the old stamp of `a`.
+        first.record(&dir.join("b.bctb"), identity(3));
+        first.save();
+        let saved = read_stamp_file(&dir.join(STAMP_FILE)).unwrap();
+        assert_eq!(saved.get("a.bctb"), Some(&identity(2)));
+        assert_eq!(saved.get("b.bctb"), Some(&identity(3)));
+        // A file found corrupt loses its stamp whoever saved it.
+        first.forget(&dir.join("a.bctb"));
+        first.save();
+        let saved = read_stamp_file(&dir.join(STAMP_FILE)).unwrap();
+        assert_eq!(saved.keys().collect::<Vec<_>>(), ["b.bctb"]);
+        // Nothing recorded or forgotten since: nothing is written.
+        fs::remove_file(dir.join(STAMP_FILE)).unwrap();
+        first.save();
+        assert!(!dir.join(STAMP_FILE).exists());
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -5,7 +5,8 @@
 use super::super::file::{placement_path, read_to_resume, write_layer, LayerHeader};
 use super::super::generate::Progress;
 use super::super::index::LayerIndex;
-use super::super::solve::{check_header, generate_tables};
+use super::super::solve::{check_header, generate_tables_stamped};
+use super::super::stamp::RunStamps;
 use super::super::{TableRules, Tablebase, TablebaseError, Wdl};
 use super::index::{Layer, PlacementIndex};
 use super::packed::{count_codes, get, wdl_of};
@@ -102,20 +103,28 @@ struct StoredLayer {
 }
 
 /// A layer file's two sides, if it is present, intact and for these rules; `None` when absent
-/// or damaged (it is regenerated). A file for other rules is an error: never overwrite it.
+/// or damaged (it is regenerated). A file for other rules is an error: never overwrite it. The
+/// file, read whole and checked, is stamped as verified in `stamps` when given.
 fn load_existing(
     dir: &Path,
     rules: TableRules,
     layer: Layer,
+    stamps: Option<&RunStamps>,
 ) -> Result<Option<StoredLayer>, TablebaseError> {
     let path = placement_path(dir, layer.in_hand, layer.captured);
-    let Some((header, mut goats)) = read_to_resume(&path)? else {
+    let Some(read) = read_to_resume(&path)? else {
         return Ok(None);
     };
-    check_placement_header(&path, &header, rules, layer)?;
-    let tigers = goats.split_off(header.side_bytes() as usize);
+    check_placement_header(&path, &read.header, rules, layer)?;
+    if let Some(stamps) = stamps {
+        stamps.resumed(&path, &read.identity, read.read_at);
+    }
+    let mut goats = read.payload;
+    let tigers = goats.split_off(read.header.side_bytes() as usize);
+    // The file's bytes were read into `goats`: give back the half now held by `tigers`.
+    goats.shrink_to_fit();
     Ok(Some(StoredLayer {
-        header,
+        header: read.header,
         goats,
         tigers,
     }))
@@ -123,7 +132,8 @@ fn load_existing(
 
 /// Generates (or resumes) the placement layers for `rules` in `dir` up to `max_in_hand` goats
 /// in hand, after the movement tables (generated first when absent). Progress is reported as
-/// one phase, `placement`, counting positions of both sides.
+/// one phase, `placement`, counting positions of both sides. Every file is stamped as verified
+/// ([`RunStamps`]), so the first open does not check it again.
 ///
 /// # Errors
 /// Unsupported rules, I/O failures, or corrupt or mismatched movement tables.
@@ -134,16 +144,24 @@ pub fn generate_placement(
     threads: usize,
     progress: Progress,
 ) -> Result<PlacementRun, TablebaseError> {
-    generate_tables(dir, rules, threads, progress)?;
-    let movement = Tablebase::open_movement(dir, rules)?;
-    placement_from(
-        dir,
-        rules,
-        &|captured| movement.layer(captured),
-        max_in_hand,
-        threads,
-        progress,
-    )
+    let stamps = RunStamps::new(dir);
+    let run = (|| {
+        generate_tables_stamped(dir, rules, threads, progress, &stamps)?;
+        stamps.settle();
+        let movement = Tablebase::open_movement(dir, rules)?;
+        placement_stamped(
+            dir,
+            rules,
+            &|captured| movement.layer(captured),
+            max_in_hand,
+            threads,
+            progress,
+            &stamps,
+        )
+    })();
+    // Also after a failure: the layers finished before it keep their stamps.
+    stamps.finish();
+    run
 }
 
 /// As [`generate_placement`], with the movement-phase values (by layer: one byte per class,
@@ -160,6 +178,30 @@ pub fn placement_from<'a>(
     max_in_hand: u8,
     threads: usize,
     progress: Progress,
+) -> Result<PlacementRun, TablebaseError> {
+    let stamps = RunStamps::new(dir);
+    let run = placement_stamped(
+        dir,
+        rules,
+        movement,
+        max_in_hand,
+        threads,
+        progress,
+        &stamps,
+    );
+    stamps.finish();
+    run
+}
+
+/// As [`placement_from`], the files' stamps noted in `stamps` and settled between layers.
+fn placement_stamped<'a>(
+    dir: &Path,
+    rules: TableRules,
+    movement: &dyn Fn(u8) -> &'a [u8],
+    max_in_hand: u8,
+    threads: usize,
+    progress: Progress,
+    stamps: &RunStamps,
 ) -> Result<PlacementRun, TablebaseError> {
     let max_in_hand = max_in_hand.min(MAX_IN_HAND);
     let total = 2 * total_positions(rules, max_in_hand);
@@ -185,7 +227,7 @@ pub fn placement_from<'a>(
             let captured = layer.captured;
             let started = Instant::now();
             let index = &indexes[&captured];
-            if let Some(stored) = load_existing(dir, rules, *layer)? {
+            if let Some(stored) = load_existing(dir, rules, *layer, Some(stamps))? {
                 log::info!("placement {in_hand} in hand, {captured} captured: present, skipped");
                 goats.insert(captured, stored.goats);
                 loaded.insert(captured, (stored.header, stored.tigers));
@@ -251,6 +293,8 @@ pub fn placement_from<'a>(
                         ..expected_header(rules, *layer)
                     };
                     write_layer(&path, &header, &goats[&captured], &values)?;
+                    stamps.written(&path);
+                    stamps.settle();
                     phases.write = writing.elapsed().as_secs_f64();
                     log::info!(
                         "placement {in_hand} in hand, {captured} captured: {} positions per side, \
@@ -282,7 +326,7 @@ pub fn placement_from<'a>(
         };
         let corners = Position::startpos().tigers().0;
         let at = PlacementIndex::new(start).encode(corners, 0);
-        let goats = load_existing(dir, rules, start)
+        let goats = load_existing(dir, rules, start, None)
             .ok()
             .flatten()
             .map(|stored| stored.goats);

@@ -22,49 +22,67 @@ pub const GOATS_IN_GAME: u8 = 20;
 /// `BINOMIALS[n][k]` = C(n, k) for n, k <= 21.
 const BINOMIALS: [[u32; 22]; 22] = binomial_table();
 
-/// Bits per chunk of a compressed set in the rank table.
+/// Bits per chunk of a compressed set in the rank tables.
 const CHUNK_BITS: usize = 7;
-const CHUNKS: usize = NON_TIGER_POINTS / CHUNK_BITS;
 
-const fn build_rank_chunks() -> [[[u32; NON_TIGER_POINTS + 1]; 1 << CHUNK_BITS]; CHUNKS] {
-    let mut table = [[[0u32; NON_TIGER_POINTS + 1]; 1 << CHUNK_BITS]; CHUNKS];
-    let mut chunk = 0;
-    while chunk < CHUNKS {
-        let mut value = 0;
-        while value < 1 << CHUNK_BITS {
-            let mut before = 0;
-            while before <= NON_TIGER_POINTS {
-                let (mut sum, mut count, mut bit) = (0u32, before, 0);
-                while bit < CHUNK_BITS {
-                    if value & (1 << bit) != 0 && count < NON_TIGER_POINTS {
-                        sum += BINOMIALS[chunk * CHUNK_BITS + bit][count + 1];
-                        count += 1;
-                    }
-                    bit += 1;
-                }
-                table[chunk][value][before] = sum;
-                before += 1;
-            }
-            value += 1;
+/// The colex rank contributed by the members `value` of chunk `chunk` (points `7 chunk ..
+/// 7 chunk + 7`) when `before` members lie below the chunk: the sum of C(p, i + 1) over its
+/// members p, the i-th smallest of the whole set.
+const fn chunk_rank(chunk: usize, value: usize, before: usize) -> u32 {
+    let (mut sum, mut count, mut bit) = (0u32, before, 0);
+    while bit < CHUNK_BITS {
+        if value & (1 << bit) != 0 && count < NON_TIGER_POINTS {
+            sum += BINOMIALS[chunk * CHUNK_BITS + bit][count + 1];
+            count += 1;
         }
-        chunk += 1;
+        bit += 1;
+    }
+    sum
+}
+
+/// Rank tables of the three chunks, each row only as wide as the members that can lie below
+/// its chunk (0, at most 7, at most 14), so that the three fit in 12.5 KB: they are read for
+/// every child of every position the solver looks at, and stay in the first-level cache.
+struct RankChunks {
+    low: [u32; 1 << CHUNK_BITS],
+    mid: [[u32; 8]; 1 << CHUNK_BITS],
+    high: [[u32; 16]; 1 << CHUNK_BITS],
+}
+
+const fn build_rank_chunks() -> RankChunks {
+    let mut table = RankChunks {
+        low: [0; 1 << CHUNK_BITS],
+        mid: [[0; 8]; 1 << CHUNK_BITS],
+        high: [[0; 16]; 1 << CHUNK_BITS],
+    };
+    let mut value = 0;
+    while value < 1 << CHUNK_BITS {
+        table.low[value] = chunk_rank(0, value, 0);
+        let mut before = 0;
+        while before < 16 {
+            if before < 8 {
+                table.mid[value][before] = chunk_rank(1, value, before);
+            }
+            table.high[value][before] = chunk_rank(2, value, before);
+            before += 1;
+        }
+        value += 1;
     }
     table
 }
 
-/// `RANK_CHUNKS[c][v][before]`: the colex rank contributed by the members `v` of chunk `c`
-/// (points `7c..7c+7`) when `before` members lie below the chunk.
-static RANK_CHUNKS: [[[u32; NON_TIGER_POINTS + 1]; 1 << CHUNK_BITS]; CHUNKS] = build_rank_chunks();
+/// The rank tables ([`RankChunks`]).
+static RANK_CHUNKS: RankChunks = build_rank_chunks();
 
 /// Colex rank of a set of compressed points (below 21): sum of C(p_i, i + 1).
 #[inline(always)]
 pub fn rank21(set: u32) -> u32 {
-    let (low, mid, high) = (set & 0x7f, (set >> 7) & 0x7f, set >> 14);
+    let (low, mid, high) = (set & 0x7f, (set >> 7) & 0x7f, (set >> 14) & 0x7f);
     let below_mid = low.count_ones() as usize;
     let below_high = below_mid + mid.count_ones() as usize;
-    RANK_CHUNKS[0][low as usize][0]
-        + RANK_CHUNKS[1][mid as usize][below_mid]
-        + RANK_CHUNKS[2][high as usize][below_high]
+    RANK_CHUNKS.low[low as usize]
+        + RANK_CHUNKS.mid[mid as usize][below_mid]
+        + RANK_CHUNKS.high[high as usize][below_high]
 }
 
 /// The set of `k` points below 21 with colex rank `rank`.

@@ -134,12 +134,15 @@ impl Default for ClassTables {
 }
 
 impl ClassTables {
-    /// Makes the tables those of `class` (a no-op when they already are).
+    /// Makes the tables those of `class` (a no-op when they already are); returns whether
+    /// they were rebuilt.
     #[inline(always)]
-    pub fn prepare(&mut self, class: usize) {
-        if self.class != class {
+    pub fn prepare(&mut self, class: usize) -> bool {
+        let rebuild = self.class != class;
+        if rebuild {
             self.build(class);
         }
+        rebuild
     }
 
     fn build(&mut self, class: usize) {

@@ -262,38 +262,90 @@ pub fn solve_tigers(
         index,
         threads,
         progress,
-        ClassTables::default,
-        |tables, class, goats| {
-            tables.prepare(class);
-            let mut allowed = tables.allowed(goats);
+        // Per thread: the move tables of the class at hand, and the last move that won there.
+        || (ClassTables::default(), 0u64),
+        |(tables, killer), class, goats| {
+            if tables.prepare(class) {
+                *killer = 0;
+            }
+            let allowed = tables.allowed(goats);
             let captures = allowed & tables.captures;
-            if captures != 0 {
-                if capture.is_none() {
-                    return WIN;
-                }
-                if rules.forced_capture {
-                    allowed = captures;
-                }
+            if captures != 0 && capture.is_none() {
+                return WIN;
             }
-            let mut best = LOSS;
-            while allowed != 0 {
-                let m = allowed.trailing_zeros() as usize;
-                allowed &= allowed - 1;
-                let (values, slots, flip) = match capture {
-                    Some(capture) if tables.captures & 1 << m != 0 => capture,
-                    _ => step,
+            let legal = if rules.forced_capture && captures != 0 {
+                captures
+            } else {
+                allowed
+            };
+            // A position wins when one move leads to a loss for the goats, and its neighbours
+            // in the class (a goat or two apart) often win by the same move: try that first.
+            // The value does not depend on the order in which the moves are looked at.
+            let mut draw = false;
+            let first = legal & *killer;
+            if first != 0 {
+                let layer = if first & tables.captures != 0 {
+                    capture
+                } else {
+                    Some(step)
                 };
-                let child = tables.child_goats(m, goats);
-                let at = u64::from(tables.child_class[m]) * slots + u64::from(rank21(child ^ flip));
-                match get(values, at) {
-                    LOSS => return WIN,
-                    DRAW => best = DRAW,
-                    _ => {}
+                if let Some(layer) = layer {
+                    match child_codes(tables, first, goats, layer) {
+                        Err(_) => return WIN,
+                        Ok(more) => draw |= more,
+                    }
                 }
             }
-            best
+            // Then captures (they often decide), then steps.
+            let rest = legal & !first;
+            for (moves, layer) in [
+                (rest & tables.captures, capture),
+                (rest & !tables.captures, Some(step)),
+            ] {
+                let Some(layer) = layer.filter(|_| moves != 0) else {
+                    continue;
+                };
+                match child_codes(tables, moves, goats, layer) {
+                    Err(m) => {
+                        *killer = 1 << m;
+                        return WIN;
+                    }
+                    Ok(more) => draw |= more,
+                }
+            }
+            if draw {
+                DRAW
+            } else {
+                LOSS
+            }
         },
     )
+}
+
+/// Looks up the children of moves `moves` (bits) from goats `goats`, all in the goats-to-move
+/// layer `(values, slots, flip)`: `Err(move)` as soon as one is a loss for the goats (the
+/// tigers win by that move), else whether one is a draw.
+#[inline(always)]
+fn child_codes(
+    tables: &ClassTables,
+    mut moves: u64,
+    goats: u32,
+    (values, slots, flip): (&[u8], u64, u32),
+) -> Result<bool, usize> {
+    let mut draw = false;
+    while moves != 0 {
+        let m = moves.trailing_zeros() as usize;
+        moves &= moves - 1;
+        let child = tables.child_goats(m, goats);
+        let at = u64::from(tables.child_class[m]) * slots + u64::from(rank21(child ^ flip));
+        let code = get(values, at);
+        if code == LOSS {
+            return Err(m);
+        }
+        // (Without a branch: draws and wins of the tigers mix unpredictably.)
+        draw |= code == DRAW;
+    }
+    Ok(draw)
 }
 
 /// The layers of a placement solve under `rules`, in the order they are solved: goats in hand
