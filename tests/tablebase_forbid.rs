@@ -16,7 +16,7 @@ use baghchal::tablebase::verify::board_position;
 use baghchal::tablebase::{TableRules, Tablebase, Wdl};
 use baghchal::{Game, Position, Repetition, Rules, Side};
 use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -512,7 +512,10 @@ fn check_judged_histories(captures_to_win: u8, stride: usize) {
     }
     eprintln!("{agreed} judged values agree ({changed} differ from the stored value), {unclaimed} not claimed");
     assert!(agreed >= 50, "{agreed} agreed");
-    assert!(changed >= 1, "no history changed a value: the test shows nothing");
+    assert!(
+        changed >= 1,
+        "no history changed a value: the test shows nothing"
+    );
 }
 
 #[test]
@@ -600,10 +603,15 @@ fn the_engine_plays_and_reports_a_proven_forbid_win_where_the_tables_see_a_draw(
         let (lines, best) = engine_answer(dir, &format!("fen {start}"));
         let mover = start.side_to_move();
         assert!(
-            lines.iter().any(|l| l.contains(&format!("info string forbid: {mover} win"))),
+            lines
+                .iter()
+                .any(|l| l.contains(&format!("info string forbid: {mover} win"))),
             "{start}: {lines:?}"
         );
-        assert!(lines.iter().any(|l| l.contains("score cp 20000")), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.contains("score cp 20000")),
+            "{lines:?}"
+        );
         // The move keeps the win, by the full-history search of the game itself.
         let mut game = Game::new(*start, forbid_rules(1));
         game.play(best.parse().expect("a move")).expect("legal");
@@ -614,13 +622,18 @@ fn the_engine_plays_and_reports_a_proven_forbid_win_where_the_tables_see_a_draw(
     std::fs::create_dir_all(&plain).unwrap();
     std::fs::copy(dir.join("layer-0.bctb"), plain.join("layer-0.bctb")).unwrap();
     let (lines, _) = engine_answer(&plain, &format!("fen {}", wins[0]));
-    assert!(!lines.iter().any(|l| l.contains("forbid:") || l.contains("cp 20000")));
+    assert!(!lines
+        .iter()
+        .any(|l| l.contains("forbid:") || l.contains("cp 20000")));
     assert!(lines.iter().any(|l| l.contains("score cp 0")), "{lines:?}");
 }
 
 /// A game from a stored win whose history meets the last state's component and makes that
 /// state a loss for its mover (by the full-history search); `None` if the sample has none.
-fn changed_by_history(tables: &Tablebase, starts: &[Position]) -> Option<(Position, Vec<baghchal::Move>)> {
+fn changed_by_history(
+    tables: &Tablebase,
+    starts: &[Position],
+) -> Option<(Position, Vec<baghchal::Move>)> {
     let mut rng = StdRng::seed_from_u64(5);
     for start in starts {
         for _ in 0..20 {
@@ -661,7 +674,9 @@ fn the_engine_does_not_claim_a_stored_win_that_the_history_undoes() {
     }
     let mover = game.position().side_to_move();
     assert!(
-        !lines.iter().any(|l| l.contains(&format!("forbid: {mover} win")) || l.contains("cp 20000")),
+        !lines
+            .iter()
+            .any(|l| l.contains(&format!("forbid: {mover} win")) || l.contains("cp 20000")),
         "{lines:?}"
     );
 }
@@ -680,11 +695,15 @@ fn a_corrupt_forbid_file_is_reported_and_not_used() {
     std::fs::write(bad.join("forbid-0.bcfb"), bytes).unwrap();
     let (lines, _) = engine_answer(&bad, &format!("fen {win}"));
     assert!(
-        lines.iter().any(|l| l.starts_with("info string error: forbid values not used")
-            && l.contains("forbid-0.bcfb")),
+        lines.iter().any(
+            |l| l.starts_with("info string error: forbid values not used")
+                && l.contains("forbid-0.bcfb")
+        ),
         "{lines:?}"
     );
-    assert!(!lines.iter().any(|l| l.contains("forbid:") || l.contains("cp 20000")));
+    assert!(!lines
+        .iter()
+        .any(|l| l.contains("forbid:") || l.contains("cp 20000")));
     // The referee's adjudicator does not use it either; the tables themselves still work.
     let rules = forbid_rules(1);
     let adjudicator = baghchal::referee::tb_adjudication::TbAdjudicator::open(&bad, &rules, None)
@@ -733,7 +752,13 @@ fn the_referee_adjudicates_proven_forbid_values_for_the_game_history() {
 /// Plays `positions` (all won by `winner` from an empty history) through the referee: our
 /// engine with the tables on the winner's side, the random mock engine on the other, played to
 /// the end (no adjudication); returns the games' results and terminations.
-fn play_out(dir: &Path, positions: &[Position], winner: Side, tag: &str, extra: &[&str]) -> Vec<(String, String)> {
+fn play_out(
+    dir: &Path,
+    positions: &[Position],
+    winner: Side,
+    tag: &str,
+    extra: &[&str],
+) -> Vec<(String, String)> {
     use baghchal::referee::record::read_records;
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("forbid-playout-{tag}"));
     std::fs::create_dir_all(&out).unwrap();
@@ -748,7 +773,12 @@ fn play_out(dir: &Path, positions: &[Position], winner: Side, tag: &str, extra: 
         format!("option.TablebasePath={}", dir.display()),
         "depth=3".into(),
     ];
-    let mock = [format!("cmd={MOCK}"), "name=mock".into(), "arg=--seed=7".into(), "depth=1".into()];
+    let mock = [
+        format!("cmd={MOCK}"),
+        "name=mock".into(),
+        "arg=--seed=7".into(),
+        "depth=1".into(),
+    ];
     let mut args: Vec<String> = vec!["-engine".into()];
     // -noswap: the first engine plays goats in every game.
     if winner == Side::Goats {
@@ -782,7 +812,11 @@ fn play_out(dir: &Path, positions: &[Position], winner: Side, tag: &str, extra: 
         .args(&args)
         .output()
         .expect("the referee runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     read_records(json.to_str().unwrap())
         .unwrap()
         .iter()
@@ -794,7 +828,7 @@ fn play_out(dir: &Path, positions: &[Position], winner: Side, tag: &str, extra: 
 fn proven_winners_never_lose_against_a_random_mover_through_the_referee() {
     let dir = solved_dir(1);
     let tables = Tablebase::open(dir, table_rules(1)).expect("open");
-    let mut won_by = |winner: Side| -> Vec<Position> {
+    let won_by = |winner: Side| -> Vec<Position> {
         let mut found: Vec<Position> = [ForbidValue::Win, ForbidValue::Loss]
             .into_iter()
             .flat_map(|value| stored_draws(&tables, value))

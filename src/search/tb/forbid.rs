@@ -142,7 +142,11 @@ pub fn drawn_root(
     let open: Vec<Move> = keeping
         .iter()
         .copied()
-        .filter(|mv| values.iter().any(|(m, v)| m == mv && *v != ForbidValue::Loss))
+        .filter(|mv| {
+            values
+                .iter()
+                .any(|(m, v)| m == mv && *v != ForbidValue::Loss)
+        })
         .collect();
     ForbidRoot::Keep(if open.is_empty() { keeping } else { open })
 }

@@ -81,8 +81,7 @@ impl<'a> TbProbe<'a> {
     /// Adds the forbid values `forbid` (made from the same tables) for a search of `game`:
     /// used only under `Repetition forbid` with tables that fit the game.
     pub fn with_forbid(mut self, forbid: Option<&'a ForbidTables>, game: &Game) -> TbProbe<'a> {
-        if let (Some(tables), Some(forbid), false) = (self.tables, forbid, self.draws_are_results)
-        {
+        if let (Some(tables), Some(forbid), false) = (self.tables, forbid, self.draws_are_results) {
             self.forbid = Some(ForbidProbe::new(tables, forbid, game));
         }
         self

@@ -35,9 +35,8 @@ pub fn layer_history(positions: &[Position]) -> &[Position] {
     }
     // Goats in hand never rise and goats captured never fall: the states of the layer are a
     // suffix of the game.
-    let same = |p: &Position| {
-        p.goats_in_hand() == 0 && p.goats_captured() == current.goats_captured()
-    };
+    let same =
+        |p: &Position| p.goats_in_hand() == 0 && p.goats_captured() == current.goats_captured();
     let start = earlier.iter().rposition(|p| !same(p)).map_or(0, |i| i + 1);
     &earlier[start..]
 }
@@ -170,7 +169,11 @@ impl<'a> ForbidJudge<'a> {
             if child.goats_captured() != position.goats_captured() {
                 continue;
             }
-            if self.tables.probe(&child).is_some_and(|v| v.wdl == Wdl::Draw) {
+            if self
+                .tables
+                .probe(&child)
+                .is_some_and(|v| v.wdl == Wdl::Draw)
+            {
                 visit(child);
             }
         }
@@ -236,7 +239,10 @@ impl<'a> ForbidJudge<'a> {
             .collect();
         if members.len() as u64 > max_states.min(64) {
             // Not the small component of a proven state: the files do not fit these tables.
-            log::warn!("forbid: a proven state lies in a component of {} states", members.len());
+            log::warn!(
+                "forbid: a proven state lies in a component of {} states",
+                members.len()
+            );
             return None;
         }
         let local: HashMap<u64, u8> = members
