@@ -629,7 +629,8 @@ fn the_engine_plays_and_reports_a_proven_forbid_win_where_the_tables_see_a_draw(
 }
 
 /// A game from a stored win whose history meets the last state's component and makes that
-/// state a loss for its mover (by the full-history search); `None` if the sample has none.
+/// state a loss for its mover (by the full-history search), with a move to a stored loss for
+/// the opponent; `None` if the sample has none.
 fn changed_by_history(
     tables: &Tablebase,
     starts: &[Position],
@@ -650,7 +651,16 @@ fn changed_by_history(
                 let mover = game.position().side_to_move();
                 let mut budget = 200_000;
                 let winner = full_history_winner(&mut game.clone(), tables, &mut budget);
-                if stored == Some(ForbidValue::Win) && winner == Some(mover.opposite()) {
+                // A move to a stored loss for the opponent: a judge that ignored the history
+                // would claim the win through it.
+                let tempting = game.legal_moves().iter().any(|&mv| {
+                    let child = game.position().played(mv);
+                    probe_forbid(solved_dir(1), tables, &child).unwrap() == Some(ForbidValue::Loss)
+                });
+                if stored == Some(ForbidValue::Win)
+                    && tempting
+                    && winner == Some(mover.opposite())
+                {
                     return Some((*start, moves));
                 }
             }
