@@ -572,16 +572,29 @@ fn engine_answer(dir: &Path, position: &str) -> (Vec<String>, String) {
 /// The first table draws of CapturesToWin 1 (in class order) whose stored forbid value is
 /// `value`, as positions with no history.
 fn stored_draws(tables: &Tablebase, value: ForbidValue) -> Vec<Position> {
-    let dir = solved_dir(1);
-    let index = LayerIndex::get(1);
+    stored_draws_of(1, tables, value, 1)
+}
+
+/// The table draws of CapturesToWin `captures_to_win` (every `stride`th class of each layer)
+/// whose stored forbid value is `value`, as positions with no history.
+fn stored_draws_of(
+    captures_to_win: u8,
+    tables: &Tablebase,
+    value: ForbidValue,
+    stride: usize,
+) -> Vec<Position> {
+    let dir = solved_dir(captures_to_win);
     let mut found = Vec::new();
-    for side in 0..2 {
-        for class in 0..index.len() {
-            let position = board_position(index.decode(class), side, 0);
-            if tables.probe(&position).unwrap().wdl == Wdl::Draw
-                && probe_forbid(dir, tables, &position).unwrap() == Some(value)
-            {
-                found.push(position);
+    for captured in 0..captures_to_win {
+        let index = LayerIndex::get(usize::from(captured) + 1);
+        for side in 0..2 {
+            for class in (0..index.len()).step_by(stride) {
+                let position = board_position(index.decode(class), side, captured);
+                if tables.probe(&position).unwrap().wdl == Wdl::Draw
+                    && probe_forbid(dir, tables, &position).unwrap() == Some(value)
+                {
+                    found.push(position);
+                }
             }
         }
     }
@@ -657,9 +670,7 @@ fn changed_by_history(
                     let child = game.position().played(mv);
                     probe_forbid(solved_dir(1), tables, &child).unwrap() == Some(ForbidValue::Loss)
                 });
-                if stored == Some(ForbidValue::Win)
-                    && tempting
-                    && winner == Some(mover.opposite())
+                if stored == Some(ForbidValue::Win) && tempting && winner == Some(mover.opposite())
                 {
                     return Some((*start, moves));
                 }
@@ -759,10 +770,13 @@ fn the_referee_adjudicates_proven_forbid_values_for_the_game_history() {
         .has_forbid_values());
 }
 
-/// Plays `positions` (all won by `winner` from an empty history) through the referee: our
-/// engine with the tables on the winner's side, the random mock engine on the other, played to
-/// the end (no adjudication); returns the games' results and terminations.
+/// Plays `positions` (all won by `winner` from an empty history, CapturesToWin
+/// `captures_to_win`) through the referee: our engine with the tables in `dir` on the winner's
+/// side, `opponent` (the referee's `-engine` settings) on the other, played to the end unless
+/// `extra` asks for adjudication; returns the games' results and final comments.
 fn play_out(
+    captures_to_win: u8,
+    opponent: &[String],
     dir: &Path,
     positions: &[Position],
     winner: Side,
@@ -783,27 +797,21 @@ fn play_out(
         format!("option.TablebasePath={}", dir.display()),
         "depth=3".into(),
     ];
-    let mock = [
-        format!("cmd={MOCK}"),
-        "name=mock".into(),
-        "arg=--seed=7".into(),
-        "depth=1".into(),
-    ];
     let mut args: Vec<String> = vec!["-engine".into()];
     // -noswap: the first engine plays goats in every game.
     if winner == Side::Goats {
         args.extend(ours.iter().cloned());
         args.push("-engine".into());
-        args.extend(mock.iter().cloned());
+        args.extend(opponent.iter().cloned());
     } else {
-        args.extend(mock.iter().cloned());
+        args.extend(opponent.iter().cloned());
         args.push("-engine".into());
         args.extend(ours.iter().cloned());
     }
     for arg in [
         "-noswap",
         "-captures-to-win",
-        "1",
+        &captures_to_win.to_string(),
         "-repetition",
         "forbid",
         "-games",
@@ -834,6 +842,16 @@ fn play_out(
         .collect()
 }
 
+/// The mock engine's random mover, as `-engine` settings.
+fn random_mover() -> Vec<String> {
+    vec![
+        format!("cmd={MOCK}"),
+        "name=mock".into(),
+        "arg=--seed=7".into(),
+        "depth=1".into(),
+    ]
+}
+
 #[test]
 fn proven_winners_never_lose_against_a_random_mover_through_the_referee() {
     let dir = solved_dir(1);
@@ -855,13 +873,23 @@ fn proven_winners_never_lose_against_a_random_mover_through_the_referee() {
         let positions = won_by(winner);
         assert!(positions.len() >= 4);
         let expected = if winner == Side::Goats { "1-0" } else { "0-1" };
-        let results = play_out(dir, &positions, winner, &format!("{winner}"), &[]);
+        let results = play_out(
+            1,
+            &random_mover(),
+            dir,
+            &positions,
+            winner,
+            &format!("{winner}"),
+            &[],
+        );
         assert_eq!(results.len(), positions.len());
         for (result, _) in &results {
             assert_eq!(result, expected, "{winner}: {results:?}");
         }
         // With -tb the referee adjudicates the proven value at once.
         let results = play_out(
+            1,
+            &random_mover(),
             dir,
             &positions,
             winner,
@@ -871,6 +899,58 @@ fn proven_winners_never_lose_against_a_random_mover_through_the_referee() {
         for (result, comment) in &results {
             assert_eq!(result, expected);
             assert!(comment.contains("Forbid tablebase"), "{comment}");
+        }
+    }
+}
+
+/// The larger play-out (run by hand, `--ignored`; minutes): CapturesToWin 2, up to `count`
+/// proven entry states per winner from both layers, against the random mover and against our
+/// engine without tables at depth 2. Prints the tally.
+#[test]
+#[ignore]
+fn proven_winners_never_lose_captures_to_win_2_larger_run() {
+    let count: usize = std::env::var("FORBID_PLAYOUT_COUNT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(40);
+    let dir = solved_dir(2);
+    let tables = Tablebase::open(dir, table_rules(2)).expect("open");
+    let our_engine = vec![
+        format!("cmd={ENGINE}"),
+        "name=plain".into(),
+        "depth=2".into(),
+    ];
+    for winner in [Side::Goats, Side::Tigers] {
+        let mut positions: Vec<Position> = [ForbidValue::Win, ForbidValue::Loss]
+            .into_iter()
+            .flat_map(|value| stored_draws_of(2, &tables, value, 7))
+            .filter(|p| {
+                let mover_wins = probe_forbid(dir, &tables, p).unwrap() == Some(ForbidValue::Win);
+                (p.side_to_move() == winner) == mover_wins
+            })
+            .collect();
+        positions.shuffle(&mut StdRng::seed_from_u64(12));
+        positions.truncate(count);
+        let expected = if winner == Side::Goats { "1-0" } else { "0-1" };
+        for (name, opponent) in [("random", random_mover()), ("engine", our_engine.clone())] {
+            let results = play_out(
+                2,
+                &opponent,
+                dir,
+                &positions,
+                winner,
+                &format!("ctw2-{winner}-{name}"),
+                &[],
+            );
+            let won = results
+                .iter()
+                .filter(|(result, _)| result == expected)
+                .count();
+            eprintln!(
+                "CapturesToWin 2, {winner} proven winners vs {name}: {won} of {} won",
+                results.len()
+            );
+            assert_eq!(won, results.len(), "{results:?}");
         }
     }
 }
