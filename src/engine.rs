@@ -137,6 +137,11 @@ impl Engine {
         self.tablebase.status()
     }
 
+    /// What became of the forbid files beside the tables (`error: ...` for one not used).
+    pub fn forbid_messages(&self) -> &[String] {
+        self.tablebase.forbid_messages()
+    }
+
     /// The evaluation weights and search settings (tuning).
     pub fn params(&self) -> &Params {
         &self.params
@@ -261,6 +266,7 @@ impl Engine {
         let tt = Arc::clone(&self.tt);
         let params = self.params.clone();
         let tables = self.tablebase.tables().cloned();
+        let forbid = self.tablebase.forbid().cloned();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
@@ -273,7 +279,8 @@ impl Engine {
                             limits: &limits,
                             tt: &tt,
                             control: &control,
-                            tablebase: TbProbe::new(tables.as_deref(), game.rules()),
+                            tablebase: TbProbe::new(tables.as_deref(), game.rules())
+                                .with_forbid(forbid.as_deref(), game),
                         };
                         search_guarded(&context, observer.as_mut())
                     }
@@ -360,7 +367,8 @@ impl Engine {
                     tablebase: TbProbe::new(
                         self.tablebase.tables().map(|tables| &**tables),
                         game.rules(),
-                    ),
+                    )
+                    .with_forbid(self.tablebase.forbid().map(|forbid| &**forbid), &game),
                 };
                 search_guarded(&context, observer)
             }

@@ -16,7 +16,7 @@ use baghchal::tablebase::verify::board_position;
 use baghchal::tablebase::{TableRules, Tablebase, Wdl};
 use baghchal::{Game, Position, Repetition, Rules, Side};
 use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -438,4 +438,519 @@ fn the_placement_pass_under_forbid_agrees_with_a_full_history_search() {
         checked >= 200 && goats_wins >= 20 && checked - goats_wins >= 20,
         "{checked} {goats_wins}"
     );
+}
+
+/// The table-draw steps (no capture) of the last state of `game` that the rules allow.
+fn draw_steps(game: &Game, tables: &Tablebase) -> Vec<baghchal::Move> {
+    let position = *game.position();
+    game.legal_moves()
+        .iter()
+        .copied()
+        .filter(|&mv| {
+            let child = position.played(mv);
+            child.goats_captured() == position.goats_captured()
+                && tables.probe(&child).unwrap().wdl == Wdl::Draw
+        })
+        .collect()
+}
+
+/// Proven values judged for a game's history (`ForbidJudge`, claims 5 and 7 of docs/forbid.md)
+/// against the full-history search of the game itself: random games of table-draw steps from
+/// sampled proven draws, judged at every state. Some histories must meet the state's
+/// component and change its value from the stored one (the judge must not claim the stored
+/// value there).
+fn check_judged_histories(captures_to_win: u8, stride: usize) {
+    use baghchal::tablebase::forbid::history::ForbidJudge;
+    use baghchal::tablebase::forbid::tables::ForbidTables;
+    let dir = solved_dir(captures_to_win);
+    let tables = Tablebase::open(dir, table_rules(captures_to_win)).expect("open");
+    let (forbid, errors) = ForbidTables::open(dir, &tables);
+    assert!(errors.is_empty(), "{errors:?}");
+    let forbid = forbid.expect("forbid files");
+    let judge = ForbidJudge::new(&tables, &forbid);
+    let mut rng = StdRng::seed_from_u64(23);
+    let (mut agreed, mut changed, mut unclaimed) = (0, 0, 0);
+    for captured in 0..captures_to_win {
+        let index = LayerIndex::get(usize::from(captured) + 1);
+        for side in 0..2 {
+            for class in (0..index.len()).step_by(stride) {
+                let start = board_position(index.decode(class), side, captured);
+                let stored = forbid.stored(&start);
+                if !matches!(stored, Some(ForbidValue::Win | ForbidValue::Loss)) {
+                    continue;
+                }
+                let mut game = Game::new(start, forbid_rules(captures_to_win));
+                for _ in 0..rng.random_range(1..8) {
+                    let steps = draw_steps(&game, &tables);
+                    let Some(&mv) = steps.choose(&mut rng) else {
+                        break;
+                    };
+                    game.play(mv).expect("legal");
+                    let judged = judge.value_in_game(game.positions(), 100_000);
+                    let mut budget = 20_000;
+                    let winner = full_history_winner(&mut game.clone(), &tables, &mut budget);
+                    let mover = game.position().side_to_move();
+                    match (judged, winner) {
+                        (ForbidValue::Unknown, _) => unclaimed += 1,
+                        (_, None) => {}
+                        (judged, Some(winner)) => {
+                            let expected = if winner == mover {
+                                ForbidValue::Win
+                            } else {
+                                ForbidValue::Loss
+                            };
+                            assert_eq!(judged, expected, "{:?}", game.positions());
+                            agreed += 1;
+                            if forbid.stored(game.position()) == Some(judged.negate()) {
+                                changed += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{agreed} judged values agree ({changed} differ from the stored value), {unclaimed} not claimed");
+    assert!(agreed >= 50, "{agreed} agreed");
+    assert!(
+        changed >= 1,
+        "no history changed a value: the test shows nothing"
+    );
+}
+
+#[test]
+fn values_judged_for_a_history_agree_with_a_full_history_search_captures_to_win_1() {
+    check_judged_histories(1, 1);
+}
+
+#[test]
+fn values_judged_for_a_history_agree_with_a_full_history_search_captures_to_win_2() {
+    check_judged_histories(2, 97);
+}
+
+// ---- The engine and the referee use proven values (issue 23 part 6) ----
+
+const ENGINE: &str = env!("CARGO_BIN_EXE_baghchal");
+const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
+const MOCK: &str = env!("CARGO_BIN_EXE_mock-engine");
+
+/// Runs the engine on one position (CapturesToWin 1, Repetition forbid, tables in `dir`) to
+/// `go depth 3`; returns every line it printed up to `bestmove`, and the move.
+fn engine_answer(dir: &Path, position: &str) -> (Vec<String>, String) {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(ENGINE)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts");
+    let mut input = child.stdin.take().unwrap();
+    let commands = format!(
+        "uci\nsetoption name CapturesToWin value 1\nsetoption name Repetition value forbid\n\
+         setoption name TablebasePath value {}\nisready\nposition {position}\ngo depth 3\n",
+        dir.display()
+    );
+    input.write_all(commands.as_bytes()).unwrap();
+    input.flush().unwrap();
+    let mut lines = Vec::new();
+    let mut best = String::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if let Some(rest) = line.strip_prefix("bestmove ") {
+            best = rest.split_whitespace().next().unwrap_or("").to_string();
+            break;
+        }
+        lines.push(line);
+    }
+    let _ = input.write_all(b"quit\n");
+    drop(input);
+    let _ = child.wait();
+    (lines, best)
+}
+
+/// The first table draws of CapturesToWin 1 (in class order) whose stored forbid value is
+/// `value`, as positions with no history.
+fn stored_draws(tables: &Tablebase, value: ForbidValue) -> Vec<Position> {
+    stored_draws_of(1, tables, value, 1)
+}
+
+/// The table draws of CapturesToWin `captures_to_win` (every `stride`th class of each layer)
+/// whose stored forbid value is `value`, as positions with no history.
+fn stored_draws_of(
+    captures_to_win: u8,
+    tables: &Tablebase,
+    value: ForbidValue,
+    stride: usize,
+) -> Vec<Position> {
+    let dir = solved_dir(captures_to_win);
+    let mut found = Vec::new();
+    for captured in 0..captures_to_win {
+        let index = LayerIndex::get(usize::from(captured) + 1);
+        for side in 0..2 {
+            for class in (0..index.len()).step_by(stride) {
+                let position = board_position(index.decode(class), side, captured);
+                if tables.probe(&position).unwrap().wdl == Wdl::Draw
+                    && probe_forbid(dir, tables, &position).unwrap() == Some(value)
+                {
+                    found.push(position);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The winner of a game by the full-history search, which must decide it.
+fn decided_winner(game: &Game, tables: &Tablebase) -> Side {
+    full_history_winner(&mut game.clone(), tables, &mut 200_000).expect("within budget")
+}
+
+#[test]
+fn the_engine_plays_and_reports_a_proven_forbid_win_where_the_tables_see_a_draw() {
+    let dir = solved_dir(1);
+    let tables = Tablebase::open(dir, table_rules(1)).expect("open");
+    let wins = stored_draws(&tables, ForbidValue::Win);
+    assert!(wins.len() >= 3);
+    for start in wins.iter().step_by(wins.len() / 3).take(3) {
+        let (lines, best) = engine_answer(dir, &format!("fen {start}"));
+        let mover = start.side_to_move();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains(&format!("info string forbid: {mover} win"))),
+            "{start}: {lines:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.contains("score cp 20000")),
+            "{lines:?}"
+        );
+        // The move keeps the win, by the full-history search of the game itself.
+        let mut game = Game::new(*start, forbid_rules(1));
+        game.play(best.parse().expect("a move")).expect("legal");
+        assert_eq!(decided_winner(&game, &tables), mover, "{start} {best}");
+    }
+    // Without the forbid files the same position is only a table draw.
+    let plain = Path::new(env!("CARGO_TARGET_TMPDIR")).join("forbid-ctw1-tables-only");
+    std::fs::create_dir_all(&plain).unwrap();
+    std::fs::copy(dir.join("layer-0.bctb"), plain.join("layer-0.bctb")).unwrap();
+    let (lines, _) = engine_answer(&plain, &format!("fen {}", wins[0]));
+    assert!(!lines
+        .iter()
+        .any(|l| l.contains("forbid:") || l.contains("cp 20000")));
+    assert!(lines.iter().any(|l| l.contains("score cp 0")), "{lines:?}");
+}
+
+/// A game from a stored win whose history meets the last state's component and makes that
+/// state a loss for its mover (by the full-history search), with a move to a stored loss for
+/// the opponent; `None` if the sample has none.
+fn changed_by_history(
+    tables: &Tablebase,
+    starts: &[Position],
+) -> Option<(Position, Vec<baghchal::Move>)> {
+    let mut rng = StdRng::seed_from_u64(5);
+    for start in starts {
+        for _ in 0..20 {
+            let mut game = Game::new(*start, forbid_rules(1));
+            let mut moves = Vec::new();
+            for _ in 0..6 {
+                let steps = draw_steps(&game, tables);
+                let Some(&mv) = steps.choose(&mut rng) else {
+                    break;
+                };
+                game.play(mv).unwrap();
+                moves.push(mv);
+                let stored = probe_forbid(solved_dir(1), tables, game.position()).unwrap();
+                let mover = game.position().side_to_move();
+                let mut budget = 200_000;
+                let winner = full_history_winner(&mut game.clone(), tables, &mut budget);
+                // A move to a stored loss for the opponent: a judge that ignored the history
+                // would claim the win through it.
+                let tempting = game.legal_moves().iter().any(|&mv| {
+                    let child = game.position().played(mv);
+                    probe_forbid(solved_dir(1), tables, &child).unwrap() == Some(ForbidValue::Loss)
+                });
+                if stored == Some(ForbidValue::Win) && tempting && winner == Some(mover.opposite())
+                {
+                    return Some((*start, moves));
+                }
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn the_engine_does_not_claim_a_stored_win_that_the_history_undoes() {
+    let dir = solved_dir(1);
+    let tables = Tablebase::open(dir, table_rules(1)).expect("open");
+    let mut starts = stored_draws(&tables, ForbidValue::Win);
+    starts.extend(stored_draws(&tables, ForbidValue::Loss));
+    let (start, moves) = changed_by_history(&tables, &starts).expect("a history that matters");
+    let text: Vec<String> = moves.iter().map(|mv| mv.to_string()).collect();
+    let (lines, _) = engine_answer(dir, &format!("fen {start} moves {}", text.join(" ")));
+    let mut game = Game::new(start, forbid_rules(1));
+    for &mv in &moves {
+        game.play(mv).unwrap();
+    }
+    let mover = game.position().side_to_move();
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains(&format!("forbid: {mover} win")) || l.contains("cp 20000")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn a_corrupt_forbid_file_is_reported_and_not_used() {
+    let dir = solved_dir(1);
+    let tables = Tablebase::open(dir, table_rules(1)).expect("open");
+    let win = stored_draws(&tables, ForbidValue::Win)[0];
+    let bad = Path::new(env!("CARGO_TARGET_TMPDIR")).join("forbid-ctw1-corrupt");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::copy(dir.join("layer-0.bctb"), bad.join("layer-0.bctb")).unwrap();
+    let mut bytes = std::fs::read(dir.join("forbid-0.bcfb")).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(bad.join("forbid-0.bcfb"), bytes).unwrap();
+    let (lines, _) = engine_answer(&bad, &format!("fen {win}"));
+    assert!(
+        lines.iter().any(
+            |l| l.starts_with("info string error: forbid values not used")
+                && l.contains("forbid-0.bcfb")
+        ),
+        "{lines:?}"
+    );
+    assert!(!lines
+        .iter()
+        .any(|l| l.contains("forbid:") || l.contains("cp 20000")));
+    // The referee's adjudicator does not use it either; the tables themselves still work.
+    let rules = forbid_rules(1);
+    let adjudicator = baghchal::referee::tb_adjudication::TbAdjudicator::open(&bad, &rules, None)
+        .expect("the tables open");
+    assert!(!adjudicator.has_forbid_values());
+    assert_eq!(adjudicator.adjudicate(&Game::new(win, rules)), None);
+}
+
+#[test]
+fn the_referee_adjudicates_proven_forbid_values_for_the_game_history() {
+    use baghchal::referee::outcome::GameResult;
+    use baghchal::referee::tb_adjudication::TbAdjudicator;
+    let dir = solved_dir(1);
+    let tables = Tablebase::open(dir, table_rules(1)).expect("open");
+    let rules = forbid_rules(1);
+    let adjudicator = TbAdjudicator::open(dir, &rules, None).expect("open");
+    assert!(adjudicator.has_forbid_values());
+    for value in [ForbidValue::Win, ForbidValue::Loss] {
+        for start in stored_draws(&tables, value).iter().take(5) {
+            let game = Game::new(*start, rules);
+            let winner = decided_winner(&game, &tables);
+            let (result, reason) = adjudicator.adjudicate(&game).expect("adjudicated");
+            assert_eq!(result, GameResult::win_for(winner), "{start}");
+            assert_eq!(reason, format!("Forbid tablebase: {winner} win"));
+        }
+    }
+    // A history that changes the value: never the stored result.
+    let mut starts = stored_draws(&tables, ForbidValue::Win);
+    starts.extend(stored_draws(&tables, ForbidValue::Loss));
+    let (start, moves) = changed_by_history(&tables, &starts).expect("a history that matters");
+    let mut game = Game::new(start, rules);
+    for &mv in &moves {
+        game.play(mv).unwrap();
+    }
+    let winner = decided_winner(&game, &tables);
+    if let Some((result, _)) = adjudicator.adjudicate(&game) {
+        assert_eq!(result, GameResult::win_for(winner));
+    }
+    // Under the draw rule forbid files are not read.
+    let draw_rules = table_rules(1).with_repetition(Repetition::Draw);
+    assert!(!TbAdjudicator::open(dir, &draw_rules, None)
+        .unwrap()
+        .has_forbid_values());
+}
+
+/// Plays `positions` (all won by `winner` from an empty history, CapturesToWin
+/// `captures_to_win`) through the referee: our engine with the tables in `dir` on the winner's
+/// side, `opponent` (the referee's `-engine` settings) on the other, played to the end unless
+/// `extra` asks for adjudication; returns the games' results and final comments.
+fn play_out(
+    captures_to_win: u8,
+    opponent: &[String],
+    dir: &Path,
+    positions: &[Position],
+    winner: Side,
+    tag: &str,
+    extra: &[&str],
+) -> Vec<(String, String)> {
+    use baghchal::referee::record::read_records;
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("forbid-playout-{tag}"));
+    std::fs::create_dir_all(&out).unwrap();
+    let openings = out.join("openings.txt");
+    let text: String = positions.iter().map(|p| format!("{p}\n")).collect();
+    std::fs::write(&openings, text).unwrap();
+    let json = out.join("games.jsonl");
+    let _ = std::fs::remove_file(&json);
+    let ours = [
+        format!("cmd={ENGINE}"),
+        "name=ours".into(),
+        format!("option.TablebasePath={}", dir.display()),
+        "depth=3".into(),
+    ];
+    let mut args: Vec<String> = vec!["-engine".into()];
+    // -noswap: the first engine plays goats in every game.
+    if winner == Side::Goats {
+        args.extend(ours.iter().cloned());
+        args.push("-engine".into());
+        args.extend(opponent.iter().cloned());
+    } else {
+        args.extend(opponent.iter().cloned());
+        args.push("-engine".into());
+        args.extend(ours.iter().cloned());
+    }
+    for arg in [
+        "-noswap",
+        "-captures-to-win",
+        &captures_to_win.to_string(),
+        "-repetition",
+        "forbid",
+        "-games",
+        "1",
+        "-rounds",
+        &positions.len().to_string(),
+        "-openings",
+        &format!("file={}", openings.display()),
+        "-jsonout",
+        json.to_str().unwrap(),
+    ] {
+        args.push(arg.to_string());
+    }
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let output = std::process::Command::new(REFEREE)
+        .args(&args)
+        .output()
+        .expect("the referee runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    read_records(json.to_str().unwrap())
+        .unwrap()
+        .iter()
+        .map(|record| (record.result.to_string(), record.reason.clone()))
+        .collect()
+}
+
+/// The mock engine's random mover, as `-engine` settings.
+fn random_mover() -> Vec<String> {
+    vec![
+        format!("cmd={MOCK}"),
+        "name=mock".into(),
+        "arg=--seed=7".into(),
+        "depth=1".into(),
+    ]
+}
+
+#[test]
+fn proven_winners_never_lose_against_a_random_mover_through_the_referee() {
+    let dir = solved_dir(1);
+    let tables = Tablebase::open(dir, table_rules(1)).expect("open");
+    let won_by = |winner: Side| -> Vec<Position> {
+        let mut found: Vec<Position> = [ForbidValue::Win, ForbidValue::Loss]
+            .into_iter()
+            .flat_map(|value| stored_draws(&tables, value))
+            .filter(|p| {
+                let mover_wins = probe_forbid(dir, &tables, p).unwrap() == Some(ForbidValue::Win);
+                (p.side_to_move() == winner) == mover_wins
+            })
+            .collect();
+        found.shuffle(&mut StdRng::seed_from_u64(11));
+        found.truncate(8);
+        found
+    };
+    for winner in [Side::Goats, Side::Tigers] {
+        let positions = won_by(winner);
+        assert!(positions.len() >= 4);
+        let expected = if winner == Side::Goats { "1-0" } else { "0-1" };
+        let results = play_out(
+            1,
+            &random_mover(),
+            dir,
+            &positions,
+            winner,
+            &format!("{winner}"),
+            &[],
+        );
+        assert_eq!(results.len(), positions.len());
+        for (result, _) in &results {
+            assert_eq!(result, expected, "{winner}: {results:?}");
+        }
+        // With -tb the referee adjudicates the proven value at once.
+        let results = play_out(
+            1,
+            &random_mover(),
+            dir,
+            &positions,
+            winner,
+            &format!("{winner}-tb"),
+            &["-tb", dir.to_str().unwrap()],
+        );
+        for (result, comment) in &results {
+            assert_eq!(result, expected);
+            assert!(comment.contains("Forbid tablebase"), "{comment}");
+        }
+    }
+}
+
+/// The larger play-out (run by hand, `--ignored`; minutes): CapturesToWin 2, up to `count`
+/// proven entry states per winner from both layers, against the random mover and against our
+/// engine without tables at depth 2. Prints the tally.
+#[test]
+#[ignore]
+fn proven_winners_never_lose_captures_to_win_2_larger_run() {
+    let count: usize = std::env::var("FORBID_PLAYOUT_COUNT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(40);
+    let dir = solved_dir(2);
+    let tables = Tablebase::open(dir, table_rules(2)).expect("open");
+    let our_engine = vec![
+        format!("cmd={ENGINE}"),
+        "name=plain".into(),
+        "depth=2".into(),
+    ];
+    for winner in [Side::Goats, Side::Tigers] {
+        let mut positions: Vec<Position> = [ForbidValue::Win, ForbidValue::Loss]
+            .into_iter()
+            .flat_map(|value| stored_draws_of(2, &tables, value, 7))
+            .filter(|p| {
+                let mover_wins = probe_forbid(dir, &tables, p).unwrap() == Some(ForbidValue::Win);
+                (p.side_to_move() == winner) == mover_wins
+            })
+            .collect();
+        positions.shuffle(&mut StdRng::seed_from_u64(12));
+        positions.truncate(count);
+        let expected = if winner == Side::Goats { "1-0" } else { "0-1" };
+        for (name, opponent) in [("random", random_mover()), ("engine", our_engine.clone())] {
+            let results = play_out(
+                2,
+                &opponent,
+                dir,
+                &positions,
+                winner,
+                &format!("ctw2-{winner}-{name}"),
+                &[],
+            );
+            let won = results
+                .iter()
+                .filter(|(result, _)| result == expected)
+                .count();
+            eprintln!(
+                "CapturesToWin 2, {winner} proven winners vs {name}: {won} of {} won",
+                results.len()
+            );
+            assert_eq!(won, results.len(), "{results:?}");
+        }
+    }
 }

@@ -301,6 +301,9 @@ impl Session {
             TablebaseStatus::Off => {}
             status @ TablebaseStatus::Loaded { .. } => {
                 info_string(self.out.as_ref(), &status.to_string());
+                for message in self.engine.forbid_messages() {
+                    info_string(self.out.as_ref(), message);
+                }
                 self.tables_to_check = true;
             }
             status @ TablebaseStatus::Failed { .. } => {

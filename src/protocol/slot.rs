@@ -119,6 +119,10 @@ impl SearchObserver for Observer {
         self.slot.out.line(&format_currmove(depth, mv, number));
     }
 
+    fn on_string(&mut self, text: &str) {
+        super::output::info_string(self.slot.out.as_ref(), text);
+    }
+
     fn on_finish(&mut self, result: &SearchResult) {
         self.slot.finish(result);
     }

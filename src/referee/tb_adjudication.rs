@@ -11,8 +11,17 @@
 //! exact under `Repetition=draw`; under `Repetition=forbid` every game is finite and
 //! decisive, so a table draw is guidance only and draws are adjudicated there only on request
 //! (`-tbadjudicate both|draw`).
+//!
+//! Under `Repetition=forbid`, with the forbid files of `baghchal tb forbid solve` beside the
+//! tables, a table draw whose forbid value is proven for the game's history (the referee knows
+//! all of it; docs/forbid.md, claims 5 and 7) is adjudicated as that win, with wins and losses
+//! (`Forbid tablebase: goats win`). A corrupt forbid file, or one for other rules, is reported
+//! once and not used.
 
 use super::outcome::GameResult;
+use crate::tablebase::forbid::history::ForbidJudge;
+use crate::tablebase::forbid::tables::ForbidTables;
+use crate::tablebase::forbid::ForbidValue;
 use crate::tablebase::{TableRules, Tablebase, TbValue, Wdl};
 use crate::{Game, Repetition, Rules, Side};
 use std::fmt;
@@ -70,7 +79,12 @@ pub struct TbAdjudicator {
     dir: PathBuf,
     tables: Tablebase,
     results: TbResults,
+    /// The forbid values beside the tables, under `Repetition=forbid`.
+    forbid: Option<ForbidTables>,
 }
+
+/// States searched to find a table draw's component when judging a forbid value.
+const FORBID_BUDGET: usize = 200_000;
 
 impl fmt::Debug for TbAdjudicator {
     /// The directory, rules and results (not the tables' contents).
@@ -79,6 +93,7 @@ impl fmt::Debug for TbAdjudicator {
             .field("dir", &self.dir)
             .field("rules", &self.tables.rules())
             .field("results", &self.results)
+            .field("forbid", &self.forbid.as_ref().map(ForbidTables::layers))
             .finish()
     }
 }
@@ -97,11 +112,30 @@ impl TbAdjudicator {
     ) -> Result<TbAdjudicator, String> {
         let tables = Tablebase::open(dir, TableRules::of(rules))
             .map_err(|e| format!("tablebase \"{}\": {e}", dir.display()))?;
-        Ok(TbAdjudicator::new(
+        let mut adjudicator = TbAdjudicator::new(
             dir,
             tables,
             results.unwrap_or_else(|| TbResults::default_for(rules)),
-        ))
+        );
+        if rules.repetition == Repetition::Forbid {
+            let (forbid, errors) = ForbidTables::open(dir, &adjudicator.tables);
+            for error in errors {
+                log::warn!("forbid values not used: {error}");
+            }
+            if let Some(forbid) = &forbid {
+                log::info!(
+                    "forbid values of layers {:?} adjudicate proven table draws",
+                    forbid.layers()
+                );
+            }
+            adjudicator.forbid = forbid;
+        }
+        Ok(adjudicator)
+    }
+
+    /// Whether forbid values are used.
+    pub fn has_forbid_values(&self) -> bool {
+        self.forbid.is_some()
     }
 
     /// Wraps tables already opened (for the match rules).
@@ -110,6 +144,7 @@ impl TbAdjudicator {
             dir: dir.to_path_buf(),
             tables,
             results,
+            forbid: None,
         }
     }
 
@@ -133,10 +168,14 @@ impl TbAdjudicator {
         let value = self.tables.probe(position)?;
         let mover = position.side_to_move();
         let winner = match value.wdl {
-            Wdl::Draw if self.results.draws() => {
-                return Some((GameResult::Draw, "Tablebase: draw".to_string()))
+            // A proven forbid value comes before a draw adjudication.
+            Wdl::Draw => {
+                let forbid = self.adjudicate_forbid(game);
+                if forbid.is_none() && self.results.draws() {
+                    return Some((GameResult::Draw, "Tablebase: draw".to_string()));
+                }
+                return forbid;
             }
-            Wdl::Draw => return None,
             _ if !self.results.decisive() => return None,
             Wdl::Win => mover,
             Wdl::Loss => mover.opposite(),
@@ -159,6 +198,23 @@ impl TbAdjudicator {
         Some((
             GameResult::win_for(winner),
             format!("Tablebase: {winner} win in {plies} {unit}"),
+        ))
+    }
+
+    /// A table draw that the forbid values prove won or lost for this game's history
+    /// (`Forbid tablebase: tigers win`), when wins and losses are adjudicated.
+    fn adjudicate_forbid(&self, game: &Game) -> Option<(GameResult, String)> {
+        let forbid = self.forbid.as_ref().filter(|_| self.results.decisive())?;
+        let judge = ForbidJudge::new(&self.tables, forbid);
+        let mover = game.position().side_to_move();
+        let winner = match judge.value_in_game(game.positions(), FORBID_BUDGET) {
+            ForbidValue::Win => mover,
+            ForbidValue::Loss => mover.opposite(),
+            ForbidValue::Unknown => return None,
+        };
+        Some((
+            GameResult::win_for(winner),
+            format!("Forbid tablebase: {winner} win"),
         ))
     }
 

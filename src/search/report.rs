@@ -57,6 +57,8 @@ pub trait SearchObserver: Send + 'static {
     fn on_info(&mut self, info: &SearchInfo);
     /// The root move now searched (1-based `number`), sent only on long searches.
     fn on_currmove(&mut self, _depth: u32, _mv: Move, _number: u32) {}
+    /// A remark for the user (the protocol's `info string`).
+    fn on_string(&mut self, _text: &str) {}
     /// Called exactly once per search, after it has fully stopped and may report (an
     /// `infinite` or pondering search is held until `stop` or `ponderhit`).
     fn on_finish(&mut self, result: &SearchResult);

@@ -191,6 +191,18 @@ impl<'a> Worker<'a> {
         self.game_keys.contains(key)
     }
 
+    /// The keys of the search path before `ply`, the root first.
+    pub(crate) fn path_keys(&self, ply: usize) -> &[u64] {
+        &self.path[..ply.min(self.path.len())]
+    }
+
+    /// Whether a null move was played on the path to `ply`.
+    pub(crate) fn null_move_on_path(&self, ply: usize) -> bool {
+        self.null_played[1..=ply.min(self.null_played.len() - 1)]
+            .iter()
+            .any(|&null| null)
+    }
+
     /// Whether the forbid rule removes moves from `position`.
     fn forbid_applies(&self, position: &Position) -> bool {
         self.rules.repetition == Repetition::Forbid && !position.is_placement_phase()

@@ -4,6 +4,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::tablebase::forbid::tables::ForbidTables;
 use crate::tablebase::{TableRules, Tablebase, TablebaseError};
 use crate::Rules;
 
@@ -69,6 +70,10 @@ impl fmt::Display for TablebaseStatus {
 #[derive(Debug, Default)]
 pub struct TablebaseSlot {
     tables: Option<Arc<Tablebase>>,
+    /// The forbid values beside the tables (used under `Repetition forbid` only).
+    forbid: Option<Arc<ForbidTables>>,
+    /// What became of the forbid files, for the protocol to report (`error: ...` first).
+    forbid_messages: Vec<String>,
     status: TablebaseStatus,
     /// Directory and table rules of the last successful opening.
     opened_for: Option<(PathBuf, TableRules)>,
@@ -95,6 +100,7 @@ impl TablebaseSlot {
                     rules: table_rules,
                 };
                 log::info!("{}", self.status);
+                self.load_forbid(path, &tables);
                 self.tables = Some(Arc::new(tables));
                 self.opened_for = Some(key);
             }
@@ -106,6 +112,37 @@ impl TablebaseSlot {
                 log::warn!("{}", self.status);
             }
         }
+    }
+
+    /// Reads the forbid files beside `tables`; a corrupt one, or one for other rules, is
+    /// reported (once, here) and not used.
+    fn load_forbid(&mut self, path: &Path, tables: &Tablebase) {
+        let (forbid, errors) = ForbidTables::open(path, tables);
+        for error in errors {
+            log::warn!("forbid values not used: {error}");
+            self.forbid_messages
+                .push(format!("error: forbid values not used: {error}"));
+        }
+        if let Some(forbid) = forbid {
+            let layers: Vec<String> = forbid.layers().iter().map(u8::to_string).collect();
+            let message = format!(
+                "forbid values loaded for layers {} (used under Repetition forbid)",
+                layers.join(" ")
+            );
+            log::info!("{message}");
+            self.forbid_messages.push(message);
+            self.forbid = Some(Arc::new(forbid));
+        }
+    }
+
+    /// The forbid values beside the loaded tables, if any.
+    pub fn forbid(&self) -> Option<&Arc<ForbidTables>> {
+        self.forbid.as_ref()
+    }
+
+    /// What the last opening made of the forbid files (loaded layers, or `error: ...`).
+    pub fn forbid_messages(&self) -> &[String] {
+        &self.forbid_messages
     }
 
     /// The loaded tables, if any.

@@ -19,6 +19,7 @@
 //! ends in a win for someone (whoever runs out of new positions first loses): table draws are
 //! not results there, and the search goes on below them with the evaluation.
 
+pub mod forbid;
 pub mod load;
 pub mod node;
 pub mod root;
@@ -27,11 +28,13 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use crate::search::report::SearchInfo;
 use crate::search::score::Score;
+use crate::tablebase::forbid::tables::ForbidTables;
 use crate::tablebase::{TableRules, Tablebase, TbValue, Wdl};
-use crate::{Repetition, Rules};
+use crate::{Game, Repetition, Rules};
 
 use super::score::{mate_in, mated_in, Value, DRAW};
 
+pub use forbid::ForbidProbe;
 pub use load::{TablebaseSlot, TablebaseStatus};
 
 const NO_ROOT_VALUE: u8 = 0;
@@ -51,6 +54,8 @@ pub struct TbProbe<'a> {
     /// The root's table value, once the root was looked up (see [`TbProbe::set_root_value`]).
     root_value: AtomicU8,
     hits: AtomicU64,
+    /// Proven values under `Repetition forbid` (see [`forbid`]).
+    forbid: Option<ForbidProbe<'a>>,
 }
 
 impl<'a> TbProbe<'a> {
@@ -69,7 +74,22 @@ impl<'a> TbProbe<'a> {
             draws_are_results: rules.repetition == Repetition::Draw,
             root_value: AtomicU8::new(NO_ROOT_VALUE),
             hits: AtomicU64::new(0),
+            forbid: None,
         }
+    }
+
+    /// Adds the forbid values `forbid` (made from the same tables) for a search of `game`:
+    /// used only under `Repetition forbid` with tables that fit the game.
+    pub fn with_forbid(mut self, forbid: Option<&'a ForbidTables>, game: &Game) -> TbProbe<'a> {
+        if let (Some(tables), Some(forbid), false) = (self.tables, forbid, self.draws_are_results) {
+            self.forbid = Some(ForbidProbe::new(tables, forbid, game));
+        }
+        self
+    }
+
+    /// The forbid values, when used.
+    pub fn forbid(&self) -> Option<&ForbidProbe<'a>> {
+        self.forbid.as_ref()
     }
 
     /// The tables, if they fit the game's rules.
@@ -136,7 +156,9 @@ impl<'a> TbProbe<'a> {
     /// `cp 20000` or `cp -20000` for a placement win or loss ([`TB_WIN`] at the root), exact,
     /// with the matching win/draw/loss.
     pub fn adjust_info(&self, info: &mut SearchInfo) {
+        let lost = self.forbid.as_ref().is_some_and(ForbidProbe::lost_root);
         let (score, wdl) = match (self.root_value(), info.score) {
+            (Some(Wdl::Draw), Score::Cp(_)) if lost => (Score::Cp(-TB_WIN), [0, 0, 1000]),
             (Some(Wdl::Draw), Score::Cp(_)) => (Score::Cp(0), DRAW_WDL),
             (Some(Wdl::Win), Score::Cp(_)) => (Score::Cp(TB_WIN), [1000, 0, 0]),
             (Some(Wdl::Loss), Score::Cp(_)) => (Score::Cp(-TB_WIN), [0, 0, 1000]),

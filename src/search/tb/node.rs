@@ -35,7 +35,7 @@ impl<'a> Worker<'a> {
             _ => return None,
         };
         if value == DRAW && !probe.cuts_at_draws() {
-            return None;
+            return self.forbid_value(probe, position, ply);
         }
         Some(value)
     }

@@ -6,6 +6,7 @@ use crate::tablebase::{Tablebase, TbValue, Wdl};
 use crate::{Game, Move, Repetition, Side};
 
 use super::super::thread::SearchContext;
+use super::forbid::ForbidRoot;
 use super::{value_at, DRAW_WDL};
 
 /// Longest principal variation read from the tables.
@@ -91,6 +92,10 @@ pub fn root(
     probe.set_root_value(best.wdl);
     match best.wdl {
         Wdl::Draw => {
+            let keeping = match super::forbid::drawn_root(context, moves, keeping, observer) {
+                ForbidRoot::Won(result) => return TbRoot::Decided(result),
+                ForbidRoot::Keep(keeping) => keeping,
+            };
             let draws = fewest_drawing_replies(tables, game, &keeping);
             if draws.len() > 1 {
                 return TbRoot::Keep(draws);

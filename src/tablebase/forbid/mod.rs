@@ -13,11 +13,13 @@
 pub mod census;
 pub mod cli;
 pub mod file;
+pub mod history;
 pub mod probe;
 pub mod raw;
 pub mod scc;
 pub mod solve;
 pub mod start;
+pub mod tables;
 
 use super::value::decode_value;
 use super::{TableRules, Wdl};

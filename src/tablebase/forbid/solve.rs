@@ -53,12 +53,13 @@ pub fn geography(nodes: &[Node], budget: u64) -> Option<Vec<ForbidValue>> {
     assert!(nodes.len() <= 64, "component of {} states", nodes.len());
     let mut memo: HashMap<(u8, u64), ForbidValue> = HashMap::new();
     (0..nodes.len() as u8)
-        .map(|start| value(nodes, start, 1 << start, &mut memo, budget))
+        .map(|start| value_from(nodes, start, 1 << start, &mut memo, budget))
         .collect()
 }
 
-/// The value for the mover at `at` with `visited` (which includes `at`) already played.
-fn value(
+/// The value for the mover at `at` with `visited` (which includes `at`) already played;
+/// `None` when `memo` would need more than `budget` entries.
+pub fn value_from(
     nodes: &[Node],
     at: u8,
     visited: u64,
@@ -80,7 +81,7 @@ fn value(
         if visited & (1 << next) != 0 {
             continue;
         }
-        match value(nodes, next, visited | 1 << next, memo, budget)? {
+        match value_from(nodes, next, visited | 1 << next, memo, budget)? {
             ForbidValue::Loss => {
                 result = ForbidValue::Win;
                 break;
@@ -94,7 +95,7 @@ fn value(
 }
 
 /// The best of two exits for the mover (win over unknown over loss).
-fn better(a: ForbidValue, b: ForbidValue) -> ForbidValue {
+pub(super) fn better(a: ForbidValue, b: ForbidValue) -> ForbidValue {
     use ForbidValue::{Loss, Unknown, Win};
     match (a, b) {
         (Win, _) | (_, Win) => Win,

@@ -1,0 +1,183 @@
+//! Proven values under `Repetition forbid` (docs/forbid.md): where the forbid files beside the
+//! tables prove a table draw won or lost for the game's history, the value replaces the draw,
+//! at the root and in the search. Whether a stored value holds for a history is
+//! [`ForbidJudge`]'s question; here the search gathers the history (the game's states of the
+//! root's layer and the search path) and uses the answer.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use crate::search::report::{SearchInfo, SearchObserver, SearchResult};
+use crate::search::score::{Bound, Score, Value};
+use crate::tablebase::forbid::history::{layer_history, ForbidJudge};
+use crate::tablebase::forbid::tables::ForbidTables;
+use crate::tablebase::forbid::ForbidValue;
+use crate::tablebase::{Tablebase, Wdl};
+use crate::{Game, Move, Position};
+
+use super::super::thread::SearchContext;
+use super::super::worker::Worker;
+use super::{TbProbe, TB_WIN};
+
+/// States searched to find a component at the root (once a move).
+const ROOT_BUDGET: usize = 200_000;
+/// States searched to find a component inside the search (each component is found once a
+/// search and remembered).
+const NODE_BUDGET: usize = 4_000;
+
+const NO_VALUE: u8 = 0;
+const LOST_ROOT: u8 = 1;
+
+/// The forbid values a search uses, and what it knows of the game's history.
+pub struct ForbidProbe<'a> {
+    judge: ForbidJudge<'a>,
+    /// Goats captured at the root, when it is in the movement phase.
+    root_captured: Option<u8>,
+    /// Keys of the root's layer history, the root included, when all are table draws (`None`:
+    /// no value of the root's layer is used in the search).
+    root_history: Option<Vec<u64>>,
+    /// Whether the root was proven lost (reported so).
+    root_value: AtomicU8,
+}
+
+impl std::fmt::Debug for ForbidProbe<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ForbidProbe")
+            .field("root_captured", &self.root_captured)
+            .finish()
+    }
+}
+
+impl<'a> ForbidProbe<'a> {
+    /// The forbid values of `forbid` (made from `tables`) for a search of `game`.
+    pub fn new(tables: &'a Tablebase, forbid: &'a ForbidTables, game: &Game) -> ForbidProbe<'a> {
+        let positions = game.positions();
+        let root = game.position();
+        let movement = root.goats_in_hand() == 0;
+        let mut states: Vec<&Position> = layer_history(positions).iter().collect();
+        states.push(root);
+        let all_draws = states
+            .iter()
+            .all(|p| tables.probe(p).is_some_and(|v| v.wdl == Wdl::Draw));
+        ForbidProbe {
+            judge: ForbidJudge::new(tables, forbid),
+            root_captured: movement.then_some(root.goats_captured()),
+            root_history: (movement && all_draws)
+                .then(|| states.iter().map(|p| p.hash()).collect()),
+            root_value: AtomicU8::new(NO_VALUE),
+        }
+    }
+
+    /// Whether the root was proven lost.
+    pub fn lost_root(&self) -> bool {
+        self.root_value.load(Ordering::Relaxed) == LOST_ROOT
+    }
+}
+
+/// What the forbid values make of a drawn root.
+pub enum ForbidRoot {
+    /// A proven win: the move is played and reported.
+    Won(SearchResult),
+    /// Search among these moves (those not proven to lose, or all when the root is lost).
+    Keep(Vec<Move>),
+}
+
+/// The drawn root under forbid: `moves` are the legal root moves, `keeping` those that keep the
+/// table draw. A move to a proven loss for the opponent is played (`score cp 20000`, `info
+/// string forbid: ...`); a root proven lost is reported (`cp -20000`) and searched as usual;
+/// otherwise moves proven to lose are left out.
+pub fn drawn_root(
+    context: &SearchContext<'_>,
+    moves: &[Move],
+    keeping: Vec<Move>,
+    observer: &mut dyn SearchObserver,
+) -> ForbidRoot {
+    let Some(forbid) = context.tablebase.forbid() else {
+        return ForbidRoot::Keep(keeping);
+    };
+    let game = context.game;
+    let mover = game.position().side_to_move();
+    let mut after = game.positions().to_vec();
+    let values: Vec<(Move, ForbidValue)> = moves
+        .iter()
+        .map(|&mv| {
+            after.push(game.position().played(mv));
+            let theirs = forbid.judge.value_in_game(&after, ROOT_BUDGET);
+            after.pop();
+            (mv, theirs.negate())
+        })
+        .collect();
+    if let Some(&(mv, _)) = values.iter().find(|(_, v)| *v == ForbidValue::Win) {
+        observer.on_string(&format!(
+            "forbid: {mover} win, proven for this game's history (Repetition forbid)"
+        ));
+        let info = SearchInfo {
+            depth: 1,
+            seldepth: 1,
+            multipv: 1,
+            score: Score::Cp(TB_WIN),
+            bound: Bound::Exact,
+            wdl: context.options.show_wdl.then_some([1000, 0, 0]),
+            nodes: moves.len() as u64,
+            time: context.control.elapsed(),
+            hashfull: context.tt.hashfull(),
+            tbhits: context.tablebase.hits(),
+            pv: vec![mv],
+        };
+        observer.on_info(&info);
+        return ForbidRoot::Won(SearchResult {
+            best_move: Some(mv),
+            ponder_move: None,
+            info: Some(info),
+        });
+    }
+    let lost = values.iter().all(|(_, v)| *v == ForbidValue::Loss)
+        || forbid.judge.value_in_game(game.positions(), ROOT_BUDGET) == ForbidValue::Loss;
+    if lost {
+        forbid.root_value.store(LOST_ROOT, Ordering::Relaxed);
+        observer.on_string(&format!(
+            "forbid: {mover} loses, proven for this game's history (Repetition forbid)"
+        ));
+        return ForbidRoot::Keep(keeping);
+    }
+    let open: Vec<Move> = keeping
+        .iter()
+        .copied()
+        .filter(|mv| {
+            values
+                .iter()
+                .any(|(m, v)| m == mv && *v != ForbidValue::Loss)
+        })
+        .collect();
+    ForbidRoot::Keep(if open.is_empty() { keeping } else { open })
+}
+
+impl Worker<'_> {
+    /// The proven forbid value of the table draw `position` at `ply`, when its stored value
+    /// holds for the history of this search path (the game's states of the root's layer, then
+    /// the path: every state of the layer before it is a table draw, since the search stops at
+    /// table wins and losses). Not below a null move, whose states are no game's.
+    pub(crate) fn forbid_value(
+        &self,
+        probe: &TbProbe<'_>,
+        position: &Position,
+        ply: usize,
+    ) -> Option<Value> {
+        let forbid = probe.forbid()?;
+        if !matches!(
+            forbid.judge.stored(position),
+            Some(ForbidValue::Win | ForbidValue::Loss)
+        ) || self.null_move_on_path(ply)
+        {
+            return None;
+        }
+        let mut keys = self.path_keys(ply).to_vec();
+        if forbid.root_captured == Some(position.goats_captured()) {
+            keys.extend(forbid.root_history.as_ref()?);
+        }
+        match forbid.judge.value_after_draws(position, &keys, NODE_BUDGET) {
+            ForbidValue::Win => Some(TB_WIN - ply as Value),
+            ForbidValue::Loss => Some(-TB_WIN + ply as Value),
+            ForbidValue::Unknown => None,
+        }
+    }
+}
