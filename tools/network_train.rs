@@ -50,7 +50,7 @@ struct Args {
 
 /// Whether a position is held back from training for the error check (one in ten).
 fn is_held_back(position: &Position) -> bool {
-    position.hash() % 10 == 0
+    position.hash().is_multiple_of(10)
 }
 
 fn run(args: &Args) -> Result<(), String> {

@@ -316,8 +316,14 @@ mod tests {
     fn mirrored_positions_evaluate_alike() {
         let network = embedded();
         let rules = Rules::default();
-        let a: Position = "GT3/5/2G2/5/T3T t 18 0".parse().unwrap();
-        let b: Position = "3TG/5/2G2/5/T3T t 18 0".parse().unwrap();
-        assert_eq!(network.evaluate(&a, &rules), network.evaluate(&b, &rules));
+        // A position, its mirror image left to right and its transpose.
+        for (a, b) in [
+            ("GT2T/5/2G2/5/T3T t 18 0", "T2TG/5/2G2/5/T3T t 18 0"),
+            ("GT2T/1G3/2G2/5/T3T g 17 0", "G3T/TG3/2G2/5/T3T g 17 0"),
+        ] {
+            let a: Position = a.parse().unwrap();
+            let b: Position = b.parse().unwrap();
+            assert_eq!(network.evaluate(&a, &rules), network.evaluate(&b, &rules));
+        }
     }
 }
