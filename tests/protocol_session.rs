@@ -36,6 +36,7 @@ fn handshake_lists_every_option_in_order_then_uciok() {
         "UCI_LimitStrength",
         "UCI_Elo",
         "nodestime",
+        "Eval",
         "Clear Hash",
     ];
     assert_eq!(names, expected);
