@@ -9,7 +9,7 @@ use crate::search::options::{HASH_MB, THREADS};
 
 use crate::{Game, Move, Position, Rules};
 
-use crate::engine::{Engine, EngineOptions, Limits};
+use crate::engine::{Engine, EngineOptions, Evaluation, Limits};
 
 /// Default bench depth.
 pub const DEFAULT_BENCH_DEPTH: u32 = 9;
@@ -75,6 +75,9 @@ pub struct BenchSpec {
     pub limit: BenchLimit,
     /// The positions.
     pub positions: BenchPositions,
+    /// The static evaluation (not a bench argument: the protocol's `bench` takes the `Eval`
+    /// option's).
+    pub evaluation: Evaluation,
 }
 
 /// Largest bench depth.
@@ -87,6 +90,7 @@ impl Default for BenchSpec {
             threads: THREADS.default as usize,
             limit: BenchLimit::Depth(DEFAULT_BENCH_DEPTH),
             positions: BenchPositions::Default,
+            evaluation: Evaluation::Classic,
         }
     }
 }
@@ -249,6 +253,7 @@ pub fn run_bench_on(spec: &BenchSpec, games: &[Game]) -> BenchReport {
     let options = EngineOptions {
         hash_mb: spec.hash_mb,
         threads: spec.threads,
+        evaluation: spec.evaluation,
         ..EngineOptions::default()
     };
     for game in games {
@@ -282,6 +287,7 @@ mod tests {
                 threads: 2,
                 limit: BenchLimit::Nodes(5000),
                 positions: BenchPositions::Current,
+                evaluation: Evaluation::Classic,
             }
         );
         let spec = BenchSpec::parse(&["16", "1", "4", "pos.txt"]).unwrap();

@@ -20,8 +20,8 @@ use crate::search::time::Control;
 pub use crate::search::tt::AllocationError;
 use crate::search::tt::TranspositionTable;
 pub use crate::search::{
-    Bound, EngineOptions, Limits, ParseStrategyError, Score, SearchInfo, SearchObserver,
-    SearchResult, Silent, Strategy,
+    Bound, EngineOptions, Evaluation, Limits, ParseStrategyError, Score, SearchInfo,
+    SearchObserver, SearchResult, Silent, Strategy,
 };
 
 /// What a `go` now would do with the engine's game (see [`Engine::search_status`]).
@@ -76,7 +76,7 @@ impl Engine {
             position_error: None,
             control: Arc::new(Control::new(false)),
             handle: None,
-            params: Params::default(),
+            params: Params::default().with_evaluation(options.evaluation),
             options,
             tablebase,
             game_seed: rand::random(),
@@ -108,6 +108,7 @@ impl Engine {
         self.tablebase
             .update(options.tablebase_path.as_deref(), &options.rules);
         self.game.set_rules(options.rules);
+        self.params = self.params.clone().with_evaluation(options.evaluation);
         self.options = options;
         Ok(())
     }

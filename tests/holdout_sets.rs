@@ -7,7 +7,7 @@ mod tb_common;
 
 use baghchal::referee::positions::read_suite;
 use baghchal::tablebase::Wdl;
-use baghchal::tuning::holdout::{self_play, uniform_rng, Collector, Source};
+use baghchal::tuning::holdout::{held_out_positions, self_play, uniform_rng, Collector, Source};
 use baghchal::{Game, Position, Repetition, Rules};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -82,28 +82,49 @@ fn the_committed_sets_are_critical_and_name_their_rule() {
     }
 }
 
+/// The committed samples of the training data: the classic fit's (`tools/eval_sample.tsv`) and
+/// the pattern network's (`tools/network_sample.tsv`); `network_train` also drops every
+/// held-out position itself and counts them in the weights file's header.
 #[test]
-fn no_held_out_position_is_in_the_training_sample() {
-    let sample = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/eval_sample.tsv"),
-    )
-    .unwrap();
-    let training: HashSet<Position> = sample
-        .lines()
-        .filter_map(|line| line.split('\t').next()?.parse().ok())
-        .collect();
-    assert!(training.len() > 100);
-    for path in committed_sets() {
-        let (_, entries) = read_suite(&path).unwrap();
-        for entry in entries {
-            assert!(
-                !training.contains(&entry.position),
-                "{}: {}",
-                path.display(),
-                entry.line()
-            );
+fn no_held_out_position_is_in_the_training_samples() {
+    for sample in ["tools/eval_sample.tsv", "tools/network_sample.tsv"] {
+        let text =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(sample)).unwrap();
+        let training: HashSet<Position> = text
+            .lines()
+            .filter_map(|line| line.split('\t').next()?.parse().ok())
+            .collect();
+        assert!(training.len() > 100, "{sample}");
+        for path in committed_sets() {
+            let (_, entries) = read_suite(&path).unwrap();
+            for entry in entries {
+                assert!(
+                    !training.contains(&entry.position),
+                    "{sample}: {}: {}",
+                    path.display(),
+                    entry.line()
+                );
+            }
         }
     }
+}
+
+/// What the training tools leave out is every position of every committed set, and a
+/// directory without sets is an error rather than nothing to leave out.
+#[test]
+fn the_training_tools_leave_out_every_held_out_position() {
+    let excluded = held_out_positions(&holdout_dir()).unwrap();
+    let mut expected = HashSet::new();
+    for path in committed_sets() {
+        let (_, entries) = read_suite(&path).unwrap();
+        expected.extend(entries.into_iter().map(|entry| entry.position));
+    }
+    assert_eq!(excluded, expected);
+    let empty = std::env::temp_dir().join(format!("holdout-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    assert!(held_out_positions(&empty).is_err());
+    std::fs::remove_dir_all(&empty).unwrap();
+    assert!(held_out_positions(&empty).is_err());
 }
 
 #[test]

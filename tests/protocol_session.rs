@@ -36,6 +36,7 @@ fn handshake_lists_every_option_in_order_then_uciok() {
         "UCI_LimitStrength",
         "UCI_Elo",
         "nodestime",
+        "Eval",
         "Clear Hash",
     ];
     assert_eq!(names, expected);
@@ -289,6 +290,33 @@ fn eval_prints_terms_with_the_total_last() {
         !lines.is_empty() && lines.iter().all(|l| l.starts_with("eval ")),
         "{lines:?}"
     );
+}
+
+/// `Eval network` switches the evaluation to the pattern network: the features' shares vanish,
+/// the total is the built-in network's value, and `Eval classic` brings the features back. A bad
+/// value is refused.
+#[test]
+fn eval_option_chooses_the_network_or_the_features() {
+    let (mut session, out) = session();
+    let total = |lines: &[String]| -> i32 {
+        let last = lines.last().unwrap();
+        last.strip_prefix("eval total ").unwrap().parse().unwrap()
+    };
+    send(&mut session, &out, "position fen T3T/5/5/1G3/T3T t 19 0");
+    let classic = send(&mut session, &out, "eval");
+    assert!(send(&mut session, &out, "setoption name Eval value network").is_empty());
+    let network = send(&mut session, &out, "eval");
+    assert!(network[..network.len() - 1]
+        .iter()
+        .all(|l| l.ends_with(" 0")));
+    let position: baghchal::Position = "T3T/5/5/1G3/T3T t 19 0".parse().unwrap();
+    let expected = baghchal::search::network::embedded().evaluate(&position, &Default::default());
+    assert_eq!(total(&network), expected, "{network:?}");
+    assert_ne!(total(&network), total(&classic));
+    send(&mut session, &out, "setoption name Eval value classic");
+    assert_eq!(send(&mut session, &out, "eval"), classic);
+    let refused = send(&mut session, &out, "setoption name Eval value nnue");
+    assert!(refused[0].starts_with("info string error"), "{refused:?}");
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! Game `i` starts with 2 to 8 uniformly random plies drawn from a generator seeded with the seed
 //! and `i`; then the engine, without tables, plays both sides at full strength with a node limit
 //! (one thread, a fresh table each game), so the same command gives the same file on every
-//! machine. Every position of the games is written, and so are its near neighbours, the
+//! machine. With `--explore P`, P% of the moves are uniformly random instead. Every position of the games is written, and so are its near neighbours, the
 //! positions one legal move away, so that the positions the engine meets dominate the data.
 //! Each distinct position is one line in the format of `baghchal::tuning::data` (position,
 //! value for the side to move, plies to the end, critical flag, source).
@@ -22,6 +22,8 @@ use baghchal::tuning::data::{open_checked, Labelled, Source};
 use baghchal::tuning::selfplay::{play_all, random_opening};
 use baghchal::Position;
 use clap::Parser;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 #[derive(Parser)]
 #[command(about = "Self-play positions labelled by the tablebases, on stdout")]
@@ -41,6 +43,11 @@ struct Args {
     /// Plies after which a game stops (its positions are kept).
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
+    /// Percent of moves (after the opening) chosen uniformly at random instead of by the
+    /// engine, from a generator seeded with the seed and the game, so that the games stray
+    /// where weaker or different players go.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    explore: u32,
     /// Games played at once (the output does not depend on it).
     #[arg(long, default_value_t = 1)]
     threads: u64,
@@ -52,12 +59,18 @@ struct Args {
 fn play(index: u64, args: &Args) -> Vec<Position> {
     let rules = args.rules.rules();
     let mut game = random_opening(rules, args.seed, index);
+    let mut explore = StdRng::seed_from_u64(args.seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ index);
     let mut engine = Engine::new(EngineOptions {
         rules,
         hash_mb: 16,
         ..EngineOptions::default()
     });
     while game.outcome().is_none() && game.ply() < args.max_plies {
+        if args.explore > 0 && explore.random_range(0..100) < args.explore {
+            let moves = game.legal_moves();
+            game.play_unchecked(moves[explore.random_range(0..moves.len())]);
+            continue;
+        }
         engine.set_game(game.clone());
         let result = engine.search_blocking(Limits {
             nodes: Some(args.nodes),

@@ -7,11 +7,12 @@
 # alpha = beta = 0.05). Openings are generated once (openings.txt, seed 1) with the base engine
 # as the checker. Records go to sprt-<date>.pgn and .jsonl; rerun the same command with
 # RESUME=1 to continue an interrupted test. REPETITION=draw plays under the draw rule (default:
-# forbid, the rules' default); OUT, OPENINGS, SEED and REFEREE override the rest.
+# forbid, the rules' default); NEW_OPTIONS adds settings to the new engine (for example
+# NEW_OPTIONS=option.Eval=network); OUT, OPENINGS, SEED and REFEREE override the rest.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 new=$1
@@ -32,12 +33,14 @@ fi
 if [ ! -f "$openings" ]; then
     "$referee" openings --engine "cmd=$base" --count 500 --plies 6 --seed 1 --out "$openings"
 fi
+# shellcheck disable=SC2206
+new_options=(${NEW_OPTIONS:-})
 resume=()
 if [ "${RESUME:-0}" = 1 ]; then
     resume=(-resume)
 fi
 exec "$referee" \
-    -engine "cmd=$new" name=new \
+    -engine "cmd=$new" name=new "${new_options[@]}" \
     -engine "cmd=$base" name=base \
     -each "tc=$tc" timemargin=100 \
     -games 2 -rounds 50000 -concurrency "$concurrency" \

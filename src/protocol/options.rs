@@ -1,7 +1,7 @@
 //! The option table: what `uci` lists and what `setoption` changes.
 
 use super::error::CommandError;
-use crate::engine::{EngineOptions, Strategy};
+use crate::engine::{EngineOptions, Evaluation, Strategy};
 use crate::search::options::{
     Range, HASH_MB, MOVE_OVERHEAD_MS, MULTI_PV, NODES_TIME, SEED, SKILL_LEVEL, THREADS, UCI_ELO,
 };
@@ -54,7 +54,7 @@ pub struct OptionSpec {
 }
 
 /// Every option, in the order `uci` lists them.
-pub const OPTIONS: [OptionSpec; 17] = [
+pub const OPTIONS: [OptionSpec; 18] = [
     OptionSpec {
         name: "Hash",
         kind: OptionKind::spin(HASH_MB),
@@ -134,6 +134,11 @@ pub const OPTIONS: [OptionSpec; 17] = [
         name: "nodestime",
         kind: OptionKind::spin(NODES_TIME),
         meaning: "count thinking time in nodes, this many to the millisecond, on the engine's own clock over a game (0: real time), as Stockfish's nodestime",
+    },
+    OptionSpec {
+        name: "Eval",
+        kind: OptionKind::Combo { default: "classic", vars: &["classic", "network"] },
+        meaning: "static evaluation: classic (weighted features) or network (the pattern network learned from the tablebases, docs/eval.md)",
     },
     OptionSpec {
         name: "Clear Hash",
@@ -306,6 +311,14 @@ impl Settings {
                 };
                 set(&mut engine.strategy, strategy)
             }
+            ("Eval", Value::Combo(word)) => {
+                let evaluation = if word == "network" {
+                    Evaluation::Network
+                } else {
+                    Evaluation::Classic
+                };
+                set(&mut engine.evaluation, evaluation)
+            }
             ("Seed", Value::Spin(n)) => set(&mut engine.seed, n as u64),
             ("Skill Level", Value::Spin(n)) => set(&mut engine.skill_level, n),
             ("UCI_LimitStrength", Value::Check(on)) => set(&mut engine.limit_strength, on),
@@ -431,6 +444,6 @@ mod tests {
             OPTIONS[15].uci_line(),
             "option name nodestime type spin default 0 min 0 max 10000"
         );
-        assert_eq!(OPTIONS[16].uci_line(), "option name Clear Hash type button");
+        assert_eq!(OPTIONS[17].uci_line(), "option name Clear Hash type button");
     }
 }

@@ -159,8 +159,9 @@ impl Session {
                     depth,
                 ));
             }
-            Command::Bench(spec) => {
+            Command::Bench(mut spec) => {
                 self.require_idle("bench")?;
+                spec.evaluation = self.engine.options().evaluation;
                 let games = match &spec.positions {
                     BenchPositions::Default => bench_games(),
                     BenchPositions::Current => vec![self.engine.game().clone()],

@@ -10,6 +10,7 @@ use crate::position::TOTAL_GOATS;
 use crate::tables::{shift, JUMPS, JUMP_FROM, NEIGHBOURS, STEP_FROM};
 use crate::{Bitboard, Position, Rules, Side, Square};
 
+use super::network;
 use super::params::Params;
 use super::score::Value;
 
@@ -232,8 +233,14 @@ fn weighted(features: &Features, in_hand: Value, weights: &Weights) -> Value {
 }
 
 /// The evaluation terms from the side to move's view, the total last (same order as
-/// [`TERM_NAMES`]).
+/// [`TERM_NAMES`]). With the pattern network on, only the total is given (the features have no
+/// share in it).
 pub fn terms(position: &Position, rules: &Rules, params: &Params) -> [Value; TERM_COUNT] {
+    if params.network != 0 {
+        let mut out = [0; TERM_COUNT];
+        out[FEATURE_COUNT] = evaluate(position, rules, params);
+        return out;
+    }
     let features = features(position, rules);
     let in_hand = Value::from(position.goats_in_hand());
     let sign = if position.side_to_move() == Side::Goats {
@@ -250,9 +257,13 @@ pub fn terms(position: &Position, rules: &Rules, params: &Params) -> [Value; TER
     out
 }
 
-/// The static evaluation from the side to move's view.
+/// The static evaluation from the side to move's view: the weighted features, or the pattern
+/// network when `params.network` is on.
 #[inline]
 pub fn evaluate(position: &Position, rules: &Rules, params: &Params) -> Value {
+    if params.network != 0 {
+        return network::embedded().evaluate(position, rules);
+    }
     let goat_view = weighted(
         &features(position, rules),
         Value::from(position.goats_in_hand()),

@@ -27,6 +27,7 @@ pub mod eval;
 pub mod eval_weights;
 pub mod history;
 pub mod limits;
+pub mod network;
 pub mod node_clock;
 pub mod options;
 pub mod ordering;
@@ -46,6 +47,6 @@ pub mod wdl_fit;
 pub mod worker;
 
 pub use limits::Limits;
-pub use options::{EngineOptions, ParseStrategyError, Strategy};
+pub use options::{EngineOptions, Evaluation, ParseStrategyError, Strategy};
 pub use report::{SearchInfo, SearchObserver, SearchResult, Silent};
 pub use score::{Bound, Score};

@@ -169,6 +169,29 @@ impl FromStr for Strategy {
     }
 }
 
+/// Which static evaluation the search uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Evaluation {
+    /// The weighted hand-made features, fitted to the tables (`search::eval`).
+    #[default]
+    Classic,
+    /// The pattern network learned from the tables (`search::network`).
+    Network,
+}
+
+impl Evaluation {
+    /// Every evaluation, in the order the protocol lists them.
+    pub const ALL: [Evaluation; 2] = [Evaluation::Classic, Evaluation::Network];
+
+    /// `classic` or `network`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Evaluation::Classic => "classic",
+            Evaluation::Network => "network",
+        }
+    }
+}
+
 /// Engine settings (the protocol maps its options onto these). Numeric fields keep to their
 /// [`Range`]s: [`EngineOptions::clamped`] moves them in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,6 +208,8 @@ pub struct EngineOptions {
     pub show_wdl: bool,
     /// How moves are chosen.
     pub strategy: Strategy,
+    /// The static evaluation of the search.
+    pub evaluation: Evaluation,
     /// Seed for [`Strategy::Random`] and the skill levels' choices (any value; the protocol
     /// offers [`SEED`]). 0: the engine draws a fresh seed for each game.
     pub seed: u64,
@@ -213,6 +238,7 @@ impl Default for EngineOptions {
             move_overhead: Duration::from_millis(MOVE_OVERHEAD_MS.default as u64),
             show_wdl: false,
             strategy: Strategy::Search,
+            evaluation: Evaluation::default(),
             seed: SEED.default as u64,
             skill_level: SKILL_LEVEL.default,
             limit_strength: false,

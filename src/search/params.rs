@@ -1,6 +1,7 @@
 //! Tunable evaluation weights and search settings, with names for tuning tools.
 
 use super::eval::{Weights, FEATURE_NAMES};
+use super::options::Evaluation;
 use super::score::Value;
 
 /// Evaluation weights and search settings.
@@ -28,6 +29,9 @@ pub struct Params {
     pub singular_depth: Value,
     /// Singular margin per ply of depth below the hash value.
     pub singular_margin: Value,
+    /// Evaluation by the pattern network learned from the tables (1) or by the weighted
+    /// features (0); the engine's `Eval` option sets it.
+    pub network: Value,
 }
 
 impl Default for Params {
@@ -44,11 +48,18 @@ impl Default for Params {
             aspiration: 35,
             singular_depth: 6,
             singular_margin: 2,
+            network: 0,
         }
     }
 }
 
 impl Params {
+    /// These settings with `evaluation` as the static evaluation.
+    pub fn with_evaluation(mut self, evaluation: Evaluation) -> Params {
+        self.network = Value::from(evaluation == Evaluation::Network);
+        self
+    }
+
     fn slot(&mut self, name: &str) -> Option<&mut Value> {
         Some(match name {
             "futility_margin" => &mut self.futility_margin,
@@ -61,6 +72,7 @@ impl Params {
             "aspiration" => &mut self.aspiration,
             "singular_depth" => &mut self.singular_depth,
             "singular_margin" => &mut self.singular_margin,
+            "network" => &mut self.network,
             _ => return None,
         })
     }

@@ -27,6 +27,28 @@ use crate::referee::positions::SuiteEntry;
 use crate::tablebase::{Tablebase, Wdl};
 use crate::{Bitboard, Position, Repetition, Rules, Side};
 
+/// Every position of the held-out sets in `dir` (`*-draw.txt`, `*-forbid.txt`): what a
+/// training tool must leave out.
+///
+/// # Errors
+/// A message when the directory or a set cannot be read, or holds no set.
+pub fn held_out_positions(dir: &Path) -> Result<HashSet<Position>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut positions = HashSet::new();
+    for entry in entries {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if name.ends_with("-draw.txt") || name.ends_with("-forbid.txt") {
+            let (_, suite) = crate::referee::positions::read_suite(&path)?;
+            positions.extend(suite.into_iter().map(|entry| entry.position));
+        }
+    }
+    if positions.is_empty() {
+        return Err(format!("no held-out sets in {}", dir.display()));
+    }
+    Ok(positions)
+}
+
 /// Where the positions of a set come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Source {

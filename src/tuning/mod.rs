@@ -1,9 +1,11 @@
 //! Fitting the evaluation to exact knowledge: positions labelled by the tablebases ([`data`])
-//! and a texel-style logistic fit of the evaluation weights ([`texel`]). The tools that drive
+//! a texel-style logistic fit of the evaluation weights ([`texel`]) and the training of the
+//! pattern network ([`network_fit`]). The tools that drive
 //! them are `tools/eval_data.rs`, `tools/eval_tune.rs` and `tools/move_quality.rs`
 //! (docs/eval.md).
 
 pub mod data;
 pub mod holdout;
+pub mod network_fit;
 pub mod selfplay;
 pub mod texel;

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The pattern network's training data and weights (docs/eval.md, "The pattern network").
+#
+#   tools/network.sh TABLES [OUT_DIR]
+#
+# TABLES: the complete tables of the default rules (`baghchal tb gen --out TABLES --placement`).
+# Writes four sets of self-play positions and their neighbours, labelled by the tables
+# (OUT_DIR/a..d.tsv, each skipped when it exists), then trains the network on them, leaving out
+# every position of the held-out test sets, and writes src/search/network/network.bin. The same
+# tables give the same file, byte for byte. THREADS: games played at once (1; no effect on the
+# output).
+set -euo pipefail
+
+if [ $# -lt 1 ]; then
+    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+fi
+tables=$1
+out=${2:-network-data}
+here=$(cd "$(dirname "$0")/.." && pwd)
+threads=${THREADS:-1}
+
+cargo build --release --manifest-path "$here/Cargo.toml" --example eval_data --example network_train
+bin=${CARGO_TARGET_DIR:-$here/target}/release/examples
+mkdir -p "$out"
+
+data() {
+    local name=$1
+    shift
+    if [ ! -s "$out/$name.tsv" ]; then
+        "$bin/eval_data" --tables "$tables" --threads "$threads" "$@" > "$out/$name.tsv.part"
+        mv "$out/$name.tsv.part" "$out/$name.tsv"
+    fi
+}
+# Engine play at several strengths, both repetition rules, some with random moves mixed in.
+data a --games 700 --nodes 1000 --seed 11 --explore 5
+data b --games 700 --nodes 1500 --seed 12 --explore 15 --repetition draw
+data c --games 1500 --nodes 800 --seed 13 --explore 20
+data d --games 500 --nodes 3000 --seed 14 --repetition draw
+
+"$bin/network_train" --holdout "$here/tests/data/holdout" \
+    --data "$out/a.tsv" --data "$out/b.tsv" --data "$out/c.tsv" --data "$out/d.tsv" \
+    --epochs 6 --rate 0.05 --seed 1 --out "$here/src/search/network/network.bin" \
+    --command "tools/network.sh TABLES"
+# A sample of the training data (held-out positions left out, as in training), for the test
+# that keeps the two apart.
+cat "$here"/tests/data/holdout/*-draw.txt "$here"/tests/data/holdout/*-forbid.txt |
+    grep -v '^#' | cut -d'|' -f1 | sed 's/ *$//' > "$out/held-out.txt"
+cat "$out/held-out.txt" "$out"/[abcd].tsv |
+    awk -F'\t' -v held="$(wc -l < "$out/held-out.txt")" \
+        'NR <= held { h[$1] = 1; next } !($1 in h) && (++n % 1000 == 1)' \
+        > "$here/tools/network_sample.tsv"
