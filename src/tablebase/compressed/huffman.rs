@@ -93,7 +93,7 @@ pub struct CodeTable {
     max_len: u8,
     /// Symbols ordered by code length, then symbol.
     sorted: Vec<u16>,
-    /// By the first [`FAST_BITS`] bits of a window: `symbol << 8 | length` of the code they
+    /// By the first `FAST_BITS` bits of a window: `symbol << 8 | length` of the code they
     /// start with, or 0 when that code is longer (or no code starts so).
     fast: Box<[u32]>,
 }
