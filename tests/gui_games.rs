@@ -316,15 +316,28 @@ async fn explore(page: &mut Client, position: &str, rules: &Value) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_explorer_agrees_with_tb_probe_in_both_phases() {
-    // Captures to win 1 with the placement layers of one goat in hand: small and quick.
+    // Captures to win 1 with the placement layers of one goat in hand: small and quick. The
+    // server reads a copy with the placement layer compressed only (`tb gen --compress`), and
+    // is compared with `tb probe` on the uncompressed tables.
     let tables = tables(&[
         "--captures-to-win",
         "1",
         "--placement",
         "--max-in-hand",
         "1",
+        "--compress",
     ]);
-    let gui = Gui::start(&["--tb", tables.to_str().unwrap()]);
+    let packed = temp_dir("gui-tables-packed");
+    for entry in std::fs::read_dir(&tables).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if name.ends_with(".bctz") || name.starts_with("layer-") {
+            std::fs::copy(&path, packed.join(&name)).unwrap();
+        }
+    }
+    assert!(packed.join("place-01-0.bctz").exists());
+    assert!(!packed.join("place-01-0.bctb").exists());
+    let gui = Gui::start(&["--tb", packed.to_str().unwrap()]);
     let mut page = Client::connect(&gui).await;
     page.until(WAIT, is_state).await;
     let rules = json!({"captures_to_win": 1});
@@ -338,10 +351,12 @@ async fn the_explorer_agrees_with_tb_probe_in_both_phases() {
         .until(WAIT, |v| is_state(v) && v["mode"] == "play")
         .await;
     assert!(state["explorer"].is_null());
-    // A movement position and a placement position (one goat in hand).
+    // A movement position and placement positions (one goat in hand, both sides to move).
     for position in [
         "TGGGT/GGGGG/GG1GG/GGGGG/TGGGT g 0 0",
         "TGGGT/GGGGG/GG1GG/GGGG1/TGGGT g 1 0",
+        // No tiger capture here (with captures to win 1 a capture would end the game).
+        "TGGGT/G1GGG/GGGGG/GGG1G/TGGGT t 1 0",
     ] {
         let state = explore(&mut page, position, &rules).await;
         let explorer = &state["explorer"];
@@ -366,6 +381,7 @@ async fn the_explorer_agrees_with_tb_probe_in_both_phases() {
         }
     }
     let _ = std::fs::remove_dir_all(&tables);
+    let _ = std::fs::remove_dir_all(&packed);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

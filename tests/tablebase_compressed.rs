@@ -45,7 +45,7 @@ fn compressed_dir() -> &'static Path {
     DIR.get_or_init(|| {
         let dir = temp("tb-compressed-target");
         let _ = std::fs::remove_dir_all(&dir);
-        let reports = compress_dir(plain_dir(), &dir, NO_PROGRESS).expect("compress");
+        let reports = compress_dir(plain_dir(), &dir, 2, NO_PROGRESS).expect("compress");
         assert_eq!(reports.len(), 4);
         dir
     })
@@ -125,7 +125,7 @@ fn compressed_tables_verify_and_compress_resumes() {
         "{checks:?}"
     );
     // Compressing again keeps every layer.
-    let again = compress_dir(plain_dir(), dir, NO_PROGRESS).expect("compress");
+    let again = compress_dir(plain_dir(), dir, 1, NO_PROGRESS).expect("compress");
     assert!(again.iter().all(|report| report.resumed), "{again:?}");
     // Fewer bytes than the uncompressed tigers-to-move values alone (2 bits a value).
     for report in &again {
@@ -415,9 +415,35 @@ fn the_cli_compresses_verifies_against_the_source_and_probes() {
         "2",
     ];
     assert!(run(&gen).0);
-    let (ok, text, _) = run(&["compress", source_arg, "--out", target_arg]);
+    let (ok, text, _) = run(&[
+        "compress",
+        source_arg,
+        "--out",
+        target_arg,
+        "--threads",
+        "1",
+    ]);
     assert!(ok, "{text}");
     assert!(text.contains("layers: 2\n"), "{text}");
+    // `tb gen --compress` writes the same files (on two threads: the output does not depend
+    // on the number of threads).
+    let generated = root.join("generated");
+    let mut gen_compressed = gen.to_vec();
+    gen_compressed[2] = generated.to_str().unwrap();
+    gen_compressed.extend(["--compress", "--threads", "2"]);
+    let (ok, text, _) = run(&gen_compressed);
+    assert!(ok && text.contains("bits per stored position: "), "{text}");
+    for in_hand in 1..=2 {
+        let written = std::fs::read(compressed_path(&generated, in_hand, 0)).unwrap();
+        assert_eq!(
+            written,
+            std::fs::read(compressed_path(&target, in_hand, 0)).unwrap()
+        );
+        assert!(
+            placement_path(&generated, in_hand, 0).exists(),
+            "kept to resume from"
+        );
+    }
     assert!(text.contains("bits per stored position: "), "{text}");
     assert!(!placement_path(&target, 1, 0).exists());
     assert!(compressed_path(&target, 2, 0).exists() && layer_path(&target, 0).exists());

@@ -266,6 +266,7 @@ fn tb_commands_write_to_the_writer_they_are_handed() {
         forced_capture: false,
         placement: false,
         max_in_hand: 20,
+        compress: false,
         threads: Some(2),
     });
     assert_eq!(result, Ok(()));

@@ -183,7 +183,10 @@ fn drop_from_page_cache(dir: &Path) {
     for entry in std::fs::read_dir(dir).expect("table directory") {
         use std::os::fd::AsRawFd;
         let path = entry.expect("entry").path();
-        if path.extension().is_some_and(|ext| ext == "bctb") {
+        if path
+            .extension()
+            .is_some_and(|ext| ext == "bctb" || ext == "bctz")
+        {
             let file = std::fs::File::open(&path).expect("table file");
             // SAFETY: a valid open descriptor; the call only advises the kernel.
             let result =

@@ -48,6 +48,11 @@ pub enum TbCommand {
         /// With --placement: stop after the layers with this many goats in hand (1..20).
         #[arg(long, default_value_t = MAX_IN_HAND, value_parser = clap::value_parser!(u8).range(1..=20))]
         max_in_hand: u8,
+        /// With --placement: then write each placement layer compressed too (`.bctz`, as `tb
+        /// compress DIR` does; resumes likewise). The uncompressed layers stay: a later run
+        /// resumes from them.
+        #[arg(long, requires = "placement")]
+        compress: bool,
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
@@ -79,6 +84,9 @@ pub enum TbCommand {
         /// there when absent, so it is a complete set of tables.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Worker threads, each coding one segment at a time (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Bagh Chal under `Repetition forbid`: census and exact values of the table draws (see
     /// docs/forbid.md).
@@ -275,6 +283,7 @@ fn run_with_progress(
             forced_capture,
             placement,
             max_in_hand,
+            compress: compressed,
             threads,
         } => {
             let started = Instant::now();
@@ -294,6 +303,9 @@ fn run_with_progress(
                     let start = Position::startpos();
                     out!(out, "start position \"{start}\": {value} for goats to move");
                 }
+                if compressed {
+                    compress(&dir, &dir, threads, out, progress)?;
+                }
             }
             out!(out, "wall seconds: {:.2}", started.elapsed().as_secs_f64());
             Ok(())
@@ -304,8 +316,19 @@ fn run_with_progress(
             threads,
             ..
         } => compare(&dir, &reference, threads_or_default(threads), out, progress),
-        TbCommand::Compress { dir, out: target } => {
-            compress(&dir, target.as_deref().unwrap_or(&dir), out, progress)
+        TbCommand::Compress {
+            dir,
+            out: target,
+            threads,
+        } => {
+            let threads = threads_or_default(threads);
+            compress(
+                &dir,
+                target.as_deref().unwrap_or(&dir),
+                threads,
+                out,
+                progress,
+            )
         }
         TbCommand::Verify {
             dir,

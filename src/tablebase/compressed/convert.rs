@@ -14,7 +14,7 @@ use super::super::placement::index::{Frames, Layer, PlacementIndex};
 use super::super::placement::packed::{count_codes, get, WIN};
 use super::super::placement::solve::{layers, solve_goats, TigerChildren};
 use super::super::{TableRules, TablebaseError};
-use super::encode::{encode_side, Scratch};
+use super::encode::encode_side;
 use super::{compressed_path, CompressedLayer, SEGMENT_VALUES};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -54,13 +54,15 @@ pub fn capture_wins(rules: TableRules, layer: Layer, tigers: u32, goats: u32) ->
 /// Compresses the placement layers of `source` into `target` (the same directory or another;
 /// the movement layers are copied there when absent, so `target` is a complete table set).
 /// Layers already compressed in `target` with a good checksum are kept (resumable per layer);
-/// each file is written atomically. Progress: one phase per layer.
+/// each file is written atomically. Each layer's segments are coded on `threads` threads.
+/// Progress: one phase per layer.
 ///
 /// # Errors
 /// Unreadable, corrupt or mismatched source files, or a failure to write.
 pub fn compress_dir(
     source: &Path,
     target: &Path,
+    threads: usize,
     progress: Progress,
 ) -> Result<Vec<CompressReport>, TablebaseError> {
     let (rules_header, _) = open_layer(&layer_path(source, 0))?;
@@ -72,7 +74,6 @@ pub fn compress_dir(
     for captured in 0..rules.captures_to_win {
         copy_if_absent(&layer_path(source, captured), &layer_path(target, captured))?;
     }
-    let mut scratch = Scratch::default();
     let mut reports = Vec::new();
     for layer in layers(rules, 20) {
         let from = placement_path(source, layer.in_hand, layer.captured);
@@ -114,7 +115,7 @@ pub fn compress_dir(
         );
         let positions = header.positions;
         let report = |done: u64| progress(&phase, done, positions);
-        let payload = encode_side(positions, SEGMENT_VALUES, &code, &mut scratch, &report);
+        let payload = encode_side(positions, SEGMENT_VALUES, threads, &code, &report);
         let crc = super::super::file::crc32(&payload);
         let head = encode_header_as(&header, COMPRESSED_VERSION, payload.len() as u64, crc);
         write_atomic(&to, &[&head, &payload])?;
@@ -359,11 +360,12 @@ pub fn compare_with(
 pub fn compress(
     dir: &Path,
     target: &Path,
+    threads: usize,
     out: &mut dyn Write,
     progress: Progress,
 ) -> Result<(), String> {
     let started = Instant::now();
-    let reports = compress_dir(dir, target, progress).map_err(|e| e.to_string())?;
+    let reports = compress_dir(dir, target, threads, progress).map_err(|e| e.to_string())?;
     let line = |out: &mut dyn Write, text: String| {
         writeln!(out, "{text}").map_err(|e| format!("cannot write the output: {e}"))
     };

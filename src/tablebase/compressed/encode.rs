@@ -2,17 +2,23 @@
 //! Huffman codes, 64-byte blocks and the sparse block index (layout in docs/tablebase.md).
 
 use super::huffman::{code_lengths, codes};
-use super::{BLOCK_BYTES, MAX_BLOCK_VALUES, MAX_SYMBOLS, SEGMENT_HEADER, SPAN};
+use super::SEGMENT_HEADER;
+use super::{BLOCK_BYTES, MAX_BLOCK_VALUES, MAX_SPAN_LOG2, MAX_SYMBOLS, MIN_SPAN_LOG2};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// A pair is given a symbol only when it occurs at least this often (a dictionary entry costs
 /// 5 bytes).
 const MIN_PAIR_COUNT: u32 = 12;
+/// Blocks a probe walks at most on average from a sparse index entry (the span is chosen per
+/// segment so that it covers about twice this many blocks).
+const SPAN_BLOCKS: u64 = 4;
 /// Most pairs given symbols in one pass over the sequence.
 const PAIRS_PER_PASS: usize = 32;
 
 /// Scratch buffers of the pair search, reused from segment to segment.
 #[derive(Default)]
-pub struct Scratch {
+struct Scratch {
     /// The adjacent pairs of the sequence as `a << 12 | b`, sorted.
     keys: Vec<u32>,
     /// The other buffer of the radix sort.
@@ -24,35 +30,56 @@ const SYMBOL_BITS: u32 = 12;
 
 /// Compresses one side of a layer: `code(i)` is the 2-bit code of position `i` (0..`positions`),
 /// `None` for a don't-care position (any value may be stored), in segments of
-/// `segment_values` values ([`super::SEGMENT_VALUES`] in files). Returns the payload (segment
-/// size and directory, then segments). `progress(done)` is called after each segment.
+/// `segment_values` values ([`super::SEGMENT_VALUES`] in files), coded on `threads` threads (the
+/// output does not depend on their number). Returns the payload (segment size and directory,
+/// then segments). `progress(done)` is called after each segment.
 pub fn encode_side(
     positions: u64,
     segment_values: u32,
+    threads: usize,
     code: &(dyn Fn(u64) -> Option<u8> + Sync),
-    scratch: &mut Scratch,
-    progress: &dyn Fn(u64),
+    progress: &(dyn Fn(u64) + Sync),
 ) -> Vec<u8> {
     let segment_values = u64::from(segment_values.max(1));
     let count = positions.div_ceil(segment_values) as usize;
+    let next = AtomicUsize::new(0);
+    let done = AtomicU64::new(0);
+    let coded = Mutex::new(vec![Vec::new(); count]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, count.max(1)) {
+            scope.spawn(|| {
+                let mut scratch = Scratch::default();
+                loop {
+                    let segment = next.fetch_add(1, Ordering::Relaxed);
+                    if segment >= count {
+                        break;
+                    }
+                    let first = segment as u64 * segment_values;
+                    let end = (first + segment_values).min(positions);
+                    let mut previous = 0u8;
+                    let sequence: Vec<u16> = (first..end)
+                        .map(|at| {
+                            // A don't-care value repeats its predecessor: runs grow, pairs
+                            // repeat.
+                            previous = code(at).unwrap_or(previous);
+                            u16::from(previous)
+                        })
+                        .collect();
+                    let mut out = Vec::new();
+                    encode_segment(sequence, &mut scratch, &mut out);
+                    coded.lock().unwrap_or_else(|e| e.into_inner())[segment] = out;
+                    progress(done.fetch_add(end - first, Ordering::Relaxed) + end - first);
+                }
+            });
+        }
+    });
+    let coded = coded.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut payload = vec![0u8; 8 + 8 * count];
     payload[0..4].copy_from_slice(&(segment_values as u32).to_le_bytes());
-    for segment in 0..count {
-        let first = segment as u64 * segment_values;
-        let end = (first + segment_values).min(positions);
-        let mut previous = 0u8;
-        let sequence: Vec<u16> = (first..end)
-            .map(|at| {
-                // A don't-care value repeats its predecessor: runs grow, pairs repeat.
-                previous = code(at).unwrap_or(previous);
-                u16::from(previous)
-            })
-            .collect();
+    for (segment, bytes) in coded.iter().enumerate() {
         let offset = payload.len() as u64;
-        let entry = 8 + 8 * segment;
-        payload[entry..entry + 8].copy_from_slice(&offset.to_le_bytes());
-        encode_segment(sequence, scratch, &mut payload);
-        progress(end);
+        payload[8 + 8 * segment..16 + 8 * segment].copy_from_slice(&offset.to_le_bytes());
+        payload.extend_from_slice(bytes);
     }
     payload
 }
@@ -71,17 +98,8 @@ fn encode_segment(mut sequence: Vec<u16>, scratch: &mut Scratch, out: &mut Vec<u
     // Blocks: whole symbols, at most 512 bits and MAX_BLOCK_VALUES values each.
     let mut blocks: Vec<u8> = Vec::new();
     let mut block_counts: Vec<u16> = Vec::new();
-    let mut sparse: Vec<(u32, u32)> = Vec::new();
     let mut writer = BlockWriter::default();
-    let mut before = 0u64;
-    let mut close = |writer: &mut BlockWriter, blocks: &mut Vec<u8>, counts: &mut Vec<u16>| {
-        let block = counts.len() as u32;
-        let count = u64::from(writer.values);
-        while sparse.len() as u64 * u64::from(SPAN) < before + count {
-            let offset = sparse.len() as u64 * u64::from(SPAN) - before;
-            sparse.push((block, offset as u32));
-        }
-        before += count;
+    let close = |writer: &mut BlockWriter, blocks: &mut Vec<u8>, counts: &mut Vec<u16>| {
         counts.push((writer.values - 1) as u16);
         blocks.extend_from_slice(&writer.bytes);
         *writer = BlockWriter::default();
@@ -99,10 +117,28 @@ fn encode_segment(mut sequence: Vec<u16>, scratch: &mut Scratch, out: &mut Vec<u
     if writer.values > 0 {
         close(&mut writer, &mut blocks, &mut block_counts);
     }
+    // The sparse index: a span of about 2 * SPAN_BLOCKS blocks' values (a probe walks half a
+    // span's block counts on average, all in a cache line or two).
+    let per_block = u64::from(values) / block_counts.len().max(1) as u64;
+    let span_log2 = (2 * SPAN_BLOCKS * per_block)
+        .max(1)
+        .ilog2()
+        .clamp(MIN_SPAN_LOG2, MAX_SPAN_LOG2);
+    let span = 1u64 << span_log2;
+    let mut sparse: Vec<(u32, u32)> = Vec::new();
+    let mut before = 0u64;
+    for (block, &count) in block_counts.iter().enumerate() {
+        let count = u64::from(count) + 1;
+        while sparse.len() as u64 * span < before + count {
+            let offset = sparse.len() as u64 * span - before;
+            sparse.push((block as u32, offset as u32));
+        }
+        before += count;
+    }
     debug_assert_eq!(before, u64::from(values));
     out.extend_from_slice(&values.to_le_bytes());
     out.extend_from_slice(&(symbols as u16).to_le_bytes());
-    out.extend_from_slice(&[0, 0]);
+    out.extend_from_slice(&(span_log2 as u16).to_le_bytes());
     out.extend_from_slice(&(block_counts.len() as u32).to_le_bytes());
     out.extend_from_slice(&[0, 0, 0, 0]);
     const { assert!(SEGMENT_HEADER == 16) };
@@ -181,7 +217,10 @@ fn pair_dictionary(sequence: &mut Vec<u16>, scratch: &mut Scratch) -> (Vec<(u16,
             while j < keys.len() && keys[j] == key {
                 j += 1;
             }
-            let (a, b) = ((key >> SYMBOL_BITS) as u16, (key & 0xfff) as u16);
+            let (a, b) = (
+                (key >> SYMBOL_BITS) as u16,
+                (key & ((1 << SYMBOL_BITS) - 1)) as u16,
+            );
             let count = (j - i) as u32;
             if count >= MIN_PAIR_COUNT
                 && lens[usize::from(a)] + lens[usize::from(b)] <= MAX_BLOCK_VALUES
@@ -269,12 +308,11 @@ mod tests {
 
     /// Decodes a payload through the reader's segment code (a header is not needed for that).
     fn round_trip(values: &[u8], segment_values: u32) {
-        let mut scratch = Scratch::default();
         let payload = encode_side(
             values.len() as u64,
             segment_values,
+            3,
             &|i| Some(values[i as usize]),
-            &mut scratch,
             &|_| {},
         );
         let layer = CompressedLayer::from_payload(payload, values.len() as u64).unwrap();

@@ -6,6 +6,9 @@ use std::collections::BinaryHeap;
 
 /// Longest code, in bits (a symbol is read from a 32-bit window).
 pub const MAX_CODE_LEN: u8 = 24;
+/// Bits of the window looked up at once: a code of at most this length is decoded by one
+/// table read, a longer one by a search over the lengths above.
+const FAST_BITS: u32 = 10;
 
 /// Code lengths for symbol counts (0 for unused symbols): an optimal prefix code limited to
 /// [`MAX_CODE_LEN`] bits (counts are halved until it fits). A lone used symbol gets 1 bit.
@@ -90,6 +93,9 @@ pub struct CodeTable {
     max_len: u8,
     /// Symbols ordered by code length, then symbol.
     sorted: Vec<u16>,
+    /// By the first `FAST_BITS` bits of a window: `symbol << 8 | length` of the code they
+    /// start with, or 0 when that code is longer (or no code starts so).
+    fast: Box<[u32]>,
 }
 
 impl CodeTable {
@@ -131,6 +137,18 @@ impl CodeTable {
                 }
             }
         }
+        let mut fast = vec![0u32; 1 << FAST_BITS].into_boxed_slice();
+        for len in 1..=(FAST_BITS as u8).min(max_len) {
+            let l = usize::from(len);
+            let span = 1usize << (FAST_BITS - u32::from(len));
+            for i in 0..count[l] as usize {
+                let symbol = sorted[usize::from(start[l]) + i];
+                let entry = u32::from(symbol) << 8 | u32::from(len);
+                let code = first[l] as usize + i;
+                // In bounds: the Kraft check above keeps every code of length `len` below 2^len.
+                fast[code * span..(code + 1) * span].fill(entry);
+            }
+        }
         Some(CodeTable {
             first,
             limit,
@@ -138,6 +156,7 @@ impl CodeTable {
             min_len,
             max_len,
             sorted,
+            fast,
         })
     }
 
@@ -145,8 +164,13 @@ impl CodeTable {
     /// code matches (bits beyond an incomplete code).
     #[inline]
     pub fn decode(&self, window: u32) -> Option<(u16, u8)> {
+        // The table has 2^FAST_BITS entries: the index is in bounds.
+        let entry = self.fast[(window >> (32 - FAST_BITS)) as usize];
+        if entry != 0 {
+            return Some(((entry >> 8) as u16, entry as u8));
+        }
         let window = u64::from(window);
-        let mut len = self.min_len;
+        let mut len = self.min_len.max(FAST_BITS as u8 + 1);
         while len <= self.max_len {
             let l = usize::from(len);
             if window < self.limit[l] {
@@ -190,7 +214,15 @@ mod tests {
         }
         let lengths = code_lengths(&counts);
         assert!(lengths.iter().all(|&l| (1..=MAX_CODE_LEN).contains(&l)));
-        assert!(CodeTable::new(&lengths).is_some());
+        assert!(*lengths.iter().max().unwrap() > FAST_BITS as u8 + 4);
+        // Every code, short (one table read) or long (the search), with any bits after it.
+        let table = CodeTable::new(&lengths).unwrap();
+        for (symbol, (&len, &code)) in lengths.iter().zip(&codes(&lengths)).enumerate() {
+            let left = code << (32 - len);
+            for tail in [0, u32::MAX >> len, 0x5555_5555 >> len] {
+                assert_eq!(table.decode(left | tail), Some((symbol as u16, len)));
+            }
+        }
         assert!(CodeTable::new(&[1, 1, 1]).is_none(), "Kraft sum above 1");
         assert!(CodeTable::new(&[0, 0]).is_none(), "no symbol");
         assert!(CodeTable::new(&[25]).is_none(), "too long");

@@ -4,8 +4,8 @@
 //! cut into segments of [`SEGMENT_VALUES`] values. A segment is coded with its own pair
 //! dictionary (Re-Pair: each symbol above 2 stands for a pair of earlier symbols, so for a run
 //! of values) and a canonical Huffman code, in 64-byte blocks that each hold whole symbols;
-//! a sparse index every [`SPAN`] values finds the block of a value, so a probe decodes at most
-//! one block.
+//! a sparse index every 2^k values (k chosen per segment) finds the block of a value, so a
+//! probe decodes at most one block.
 //!
 //! Reading never panics on a bad file: the directory is checked at open, each segment's tables
 //! on first use, and every block read is bounds-checked (a bad one answers nothing). The CRC-32
@@ -27,8 +27,11 @@ use std::sync::OnceLock;
 
 /// Values per segment written by `tb compress` (the last one may be shorter; the file says).
 pub const SEGMENT_VALUES: u32 = 1 << 24;
-/// Values between two entries of a segment's sparse block index.
-pub const SPAN: u32 = 4096;
+/// Fewest values between two entries of a segment's sparse block index, as a power of two (the
+/// span of every segment written before spans were chosen per segment).
+pub const MIN_SPAN_LOG2: u32 = 12;
+/// Most values between two entries of a sparse block index, as a power of two.
+pub const MAX_SPAN_LOG2: u32 = 24;
 /// Bytes per block.
 pub const BLOCK_BYTES: usize = 64;
 /// Most values in one block (its count is stored as a `u16`, minus one).
@@ -48,16 +51,30 @@ pub fn compressed_path(dir: &Path, in_hand: u8, captured: u8) -> PathBuf {
 struct Tables {
     /// Values in the segment.
     values: u32,
-    /// Byte offsets (in the segment) of the pairs, sparse index, block counts and blocks.
-    pairs: usize,
+    /// Byte offsets (in the segment) of the sparse index, block counts and blocks.
     sparse: usize,
     counts: usize,
     blocks: usize,
     /// Blocks in the segment.
     block_count: u32,
-    /// Values each symbol stands for.
-    lens: Vec<u32>,
+    /// Values between two sparse index entries, as a power of two.
+    span_log2: u32,
+    /// Per symbol: its halves and lengths, so a probe reads one entry per level of the pair
+    /// tree.
+    nodes: Vec<Node>,
     code: CodeTable,
+}
+
+/// One symbol of a segment's dictionary, as a probe needs it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    /// Values the symbol stands for.
+    len: u32,
+    /// Values its left half stands for (0 for the three value symbols).
+    left_len: u32,
+    /// Its left and right halves (both 0 for the three value symbols).
+    left: u16,
+    right: u16,
 }
 
 #[derive(Debug)]
@@ -169,9 +186,9 @@ impl CompressedLayer {
         if local >= tables.values {
             return None;
         }
-        let entry = tables.sparse + 8 * (local / SPAN) as usize;
+        let entry = tables.sparse + 8 * (local >> tables.span_log2) as usize;
         let mut block = le_u32(bytes, entry)?;
-        let mut offset = le_u32(bytes, entry + 4)? + local % SPAN;
+        let mut offset = le_u32(bytes, entry + 4)? + (local & ((1 << tables.span_log2) - 1));
         loop {
             if block >= tables.block_count {
                 return None;
@@ -188,9 +205,9 @@ impl CompressedLayer {
         let mut reader = BlockReader::new(block_bytes);
         loop {
             let symbol = reader.next(&tables.code)?;
-            let len = *tables.lens.get(usize::from(symbol))?;
+            let len = tables.nodes.get(usize::from(symbol))?.len;
             if offset < len {
-                return descend(bytes, tables, symbol, offset);
+                return descend(&tables.nodes, symbol, offset);
             }
             offset -= len;
         }
@@ -214,7 +231,7 @@ impl CompressedLayer {
                 let mut left = count;
                 while left > 0 {
                     let symbol = reader.next(&tables.code)?;
-                    let len = *tables.lens.get(usize::from(symbol))?;
+                    let len = tables.nodes.get(usize::from(symbol))?.len;
                     left = left.checked_sub(len)?;
                     stack.push(symbol);
                     while let Some(symbol) = stack.pop() {
@@ -223,9 +240,9 @@ impl CompressedLayer {
                             *byte |= (symbol as u8) << ((at & 3) * 2);
                             at += 1;
                         } else {
-                            let (left, right) = pair(bytes, tables, symbol)?;
-                            stack.push(right);
-                            stack.push(left);
+                            let node = tables.nodes.get(usize::from(symbol))?;
+                            stack.push(node.right);
+                            stack.push(node.left);
                         }
                     }
                 }
@@ -273,38 +290,57 @@ fn directory(payload: &[u8], positions: u64) -> Option<(u64, Vec<Segment>)> {
 fn read_tables(bytes: &[u8], expected_values: u64) -> Option<Tables> {
     let values = le_u32(bytes, 0)?;
     let symbols = usize::from(le_u16(bytes, 4)?);
+    let span_log2 = match u32::from(le_u16(bytes, 6)?) {
+        0 => MIN_SPAN_LOG2,
+        log2 => log2,
+    };
     let block_count = le_u32(bytes, 8)?;
-    if u64::from(values) != expected_values || !(3..=MAX_SYMBOLS).contains(&symbols) {
+    if u64::from(values) != expected_values
+        || !(3..=MAX_SYMBOLS).contains(&symbols)
+        || !(MIN_SPAN_LOG2..=MAX_SPAN_LOG2).contains(&span_log2)
+    {
         return None;
     }
+    let span = 1u32 << span_log2;
     let pairs = SEGMENT_HEADER;
     let lengths = pairs + 4 * (symbols - 3);
     let sparse = lengths + symbols;
-    let counts = sparse + 8 * values.div_ceil(SPAN) as usize;
+    let counts = sparse + 8 * values.div_ceil(span) as usize;
     let blocks = counts + 2 * block_count as usize;
     if bytes.len() != blocks + BLOCK_BYTES * block_count as usize {
         return None;
     }
-    let mut lens = vec![1u32; symbols];
+    let leaf = Node {
+        len: 1,
+        ..Node::default()
+    };
+    let mut nodes = vec![leaf; symbols];
     for symbol in 3..symbols {
-        let left = usize::from(le_u16(bytes, pairs + 4 * (symbol - 3))?);
-        let right = usize::from(le_u16(bytes, pairs + 4 * (symbol - 3) + 2)?);
-        if left >= symbol || right >= symbol {
+        let left = le_u16(bytes, pairs + 4 * (symbol - 3))?;
+        let right = le_u16(bytes, pairs + 4 * (symbol - 3) + 2)?;
+        if usize::from(left) >= symbol || usize::from(right) >= symbol {
             return None;
         }
-        lens[symbol] = lens[left] + lens[right];
-        if lens[symbol] > MAX_BLOCK_VALUES {
+        let left_len = nodes[usize::from(left)].len;
+        let len = left_len + nodes[usize::from(right)].len;
+        if len > MAX_BLOCK_VALUES {
             return None;
         }
+        nodes[symbol] = Node {
+            len,
+            left_len,
+            left,
+            right,
+        };
     }
     let code = CodeTable::new(bytes.get(lengths..sparse)?)?;
     let mut before = 0u64;
     let mut next_entry = 0u32;
     for block in 0..block_count {
         let count = u64::from(le_u16(bytes, counts + 2 * block as usize)?) + 1;
-        while u64::from(next_entry) * u64::from(SPAN) < before + count {
+        while u64::from(next_entry) * u64::from(span) < before + count {
             let entry = sparse + 8 * next_entry as usize;
-            let offset = u64::from(next_entry) * u64::from(SPAN) - before;
+            let offset = u64::from(next_entry) * u64::from(span) - before;
             if le_u32(bytes, entry)? != block || u64::from(le_u32(bytes, entry + 4)?) != offset {
                 return None;
             }
@@ -312,39 +348,32 @@ fn read_tables(bytes: &[u8], expected_values: u64) -> Option<Tables> {
         }
         before += count;
     }
-    if before != u64::from(values) || next_entry != values.div_ceil(SPAN) {
+    if before != u64::from(values) || next_entry != values.div_ceil(span) {
         return None;
     }
     Some(Tables {
         values,
-        pairs,
         sparse,
         counts,
         blocks,
         block_count,
-        lens,
+        span_log2,
+        nodes,
         code,
     })
 }
 
-/// The two halves of pair symbol `symbol` (at least 3).
+/// The value at `offset` (below the symbol's length) in the expansion of `symbol`.
 #[inline]
-fn pair(bytes: &[u8], tables: &Tables, symbol: u16) -> Option<(u16, u16)> {
-    let at = tables.pairs + 4 * usize::from(symbol).checked_sub(3)?;
-    Some((le_u16(bytes, at)?, le_u16(bytes, at + 2)?))
-}
-
-/// The value at `offset` in the expansion of `symbol`.
-#[inline]
-fn descend(bytes: &[u8], tables: &Tables, mut symbol: u16, mut offset: u32) -> Option<u8> {
+fn descend(nodes: &[Node], mut symbol: u16, mut offset: u32) -> Option<u8> {
+    // Halves are earlier symbols (checked when the tables are read), so this ends.
     while symbol >= 3 {
-        let (left, right) = pair(bytes, tables, symbol)?;
-        let left_len = *tables.lens.get(usize::from(left))?;
-        if offset < left_len {
-            symbol = left;
+        let node = nodes.get(usize::from(symbol))?;
+        if offset < node.left_len {
+            symbol = node.left;
         } else {
-            offset -= left_len;
-            symbol = right;
+            offset -= node.left_len;
+            symbol = node.right;
         }
     }
     Some(symbol as u8)
