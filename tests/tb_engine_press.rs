@@ -6,14 +6,17 @@
 
 mod tb_common;
 
-use baghchal::engine::{EngineOptions, Limits};
+use baghchal::engine::{Engine, EngineOptions, Limits};
 use baghchal::search::eval::evaluate;
 use baghchal::search::params::Params;
 use baghchal::search::tb::press::{fewest_continuations, pressing_moves, FRESH_CAP};
-use baghchal::tablebase::Wdl;
-use baghchal::{Game, Move, Position, Repetition, Rules};
+use baghchal::tablebase::placement::generate::generate_placement;
+use baghchal::tablebase::placement::index::{Frames, Layer, PlacementIndex};
+use baghchal::tablebase::{TableRules, Tablebase, Wdl};
+use baghchal::{Bitboard, Game, Move, Position, Repetition, Rules, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use std::path::Path;
 use tb_common::{rules, sample, search_with_tables_to, tables};
 
 /// Whether `mv` keeps the mover of `game` from a table loss (a repetition under the draw rule
@@ -282,4 +285,73 @@ fn under_forbid_the_defender_keeps_the_most_fresh_drawing_continuations() {
     }
     assert!(compared > 50, "only {compared} counts compared");
     assert!(checked >= 2, "only {checked} positions found");
+}
+
+/// A random position of placement layer `layer` (goats in hand) with `side` to move.
+fn random_placement(rng: &mut StdRng, layer: Layer, side: Side) -> Position {
+    let index = PlacementIndex::new(layer);
+    let (class, goats) = index.decode(rng.random_range(0..index.len()));
+    let frames = Frames::get();
+    let image = rng.random_range(0..8);
+    Position::from_parts(
+        Bitboard(frames.transform(frames.classes[class].tigers, image)),
+        Bitboard(frames.transform(goats, image)),
+        side,
+        layer.in_hand,
+        layer.captured,
+    )
+    .expect("a decoded board is a position")
+}
+
+#[test]
+fn drawn_placement_roots_keep_the_draw_under_both_rules() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tb-press-placement-ctw2");
+    let table_rules = TableRules::of(&rules(Repetition::Draw));
+    generate_placement(&dir, table_rules, 2, 2, &|_: &str, _: u64, _: u64| {}).expect("generation");
+    let placement = Tablebase::open(&dir, table_rules).expect("open");
+    assert!(placement
+        .placement()
+        .expect("layers")
+        .wait_checked()
+        .is_empty());
+    let mut rng = StdRng::seed_from_u64(2309);
+    let mut checked = 0;
+    while checked < 24 {
+        let layer = Layer {
+            in_hand: rng.random_range(1..=2),
+            captured: rng.random_range(0..2),
+        };
+        let side = [Side::Goats, Side::Tigers][checked % 2];
+        let position = random_placement(&mut rng, layer, side);
+        if placement.probe(&position).expect("covered").wdl != Wdl::Draw {
+            continue;
+        }
+        let repetition = [Repetition::Draw, Repetition::Forbid][checked / 2 % 2];
+        let game = Game::new(position, rules(repetition));
+        let legal = game.legal_moves();
+        let losing = legal.iter().filter(|&&mv| {
+            let child = position.played(mv);
+            child.goats_captured() < 2 && placement.probe(&child).unwrap().wdl == Wdl::Win
+        });
+        if losing.count() == 0 {
+            continue;
+        }
+        let mut engine = Engine::new(EngineOptions {
+            rules: *game.rules(),
+            tablebase_path: Some(dir.clone()),
+            ..EngineOptions::default()
+        });
+        engine.set_game(game.clone());
+        let chosen = engine
+            .search_blocking(tb_common::nodes(2000))
+            .best_move
+            .unwrap();
+        let child = position.played(chosen);
+        let kept = child.goats_captured() >= 2 || placement.probe(&child).unwrap().wdl != Wdl::Win;
+        assert!(
+            kept,
+            "{chosen} gives the draw of {position} away ({repetition:?})"
+        );
+        checked += 1;
+    }
 }

@@ -18,8 +18,7 @@
 //!   Placement-phase nodes return their layer's value when the placement layers are present:
 //!   a win or loss without a distance, [`TB_WIN`] less the ply.
 //! - At a placement root the engine keeps the value: it searches only the moves that keep a
-//!   win or a draw (in a draw first keeping those that leave the opponent the fewest drawing
-//!   replies), and below a won or lost root, placement values do not cut the search, so that it
+//!   win or a draw (in a draw pressing, as above), and below a won or lost root, placement values do not cut the search, so that it
 //!   can tell the faster win or the longer resistance apart.
 //!
 //! Table draws are cycles. Under the draw rule they are draws in the game too and cut the search
