@@ -121,7 +121,8 @@ fn root_search(
 }
 
 /// The value of a root move for the root: its search with the window shifted by its `bias`
-/// (see [`RootMove`]), plus the bias unless the value is a mate.
+/// (see [`RootMove`]), plus the bias. A mate is never biased: it is searched again with the
+/// window as given, so that its bound and distance are exact.
 #[allow(clippy::too_many_arguments)]
 fn biased_search(
     worker: &mut Worker<'_>,
@@ -137,9 +138,8 @@ fn biased_search(
     }
     let shift = |value: Value| (value - bias).clamp(-INFINITE, INFINITE);
     let value = worker.search_root_move(child, depth, shift(alpha), shift(beta), pv_node);
-    if is_mate(value) || value.abs() >= INFINITE {
-        value
-    } else {
-        value + bias
+    if worker.aborted || !is_mate(value) {
+        return value + bias;
     }
+    worker.search_root_move(child, depth, alpha, beta, pv_node)
 }
