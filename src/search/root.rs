@@ -81,7 +81,7 @@ fn root_search(
 ) -> Value {
     let mut best = -INFINITE;
     for index in line..moves.len() {
-        let (mv, child) = (moves[index].mv, moves[index].child);
+        let (mv, child, bias) = (moves[index].mv, moves[index].child, moves[index].bias);
         if let Some(reporter) = reporter.as_deref_mut() {
             if context.control.elapsed() >= CURRMOVE_AFTER {
                 reporter
@@ -90,11 +90,11 @@ fn root_search(
             }
         }
         let value = if index == line {
-            worker.search_root_move(&child, depth, alpha, beta, true)
+            biased_search(worker, &child, depth, alpha, beta, true, bias)
         } else {
-            let value = worker.search_root_move(&child, depth, alpha, alpha + 1, false);
+            let value = biased_search(worker, &child, depth, alpha, alpha + 1, false, bias);
             if value > alpha && value < beta {
-                worker.search_root_move(&child, depth, alpha, beta, true)
+                biased_search(worker, &child, depth, alpha, beta, true, bias)
             } else {
                 value
             }
@@ -118,4 +118,28 @@ fn root_search(
         }
     }
     best
+}
+
+/// The value of a root move for the root: its search with the window shifted by its `bias`
+/// (see [`RootMove`]), plus the bias. A mate is never biased: it is searched again with the
+/// window as given, so that its bound and distance are exact.
+#[allow(clippy::too_many_arguments)]
+fn biased_search(
+    worker: &mut Worker<'_>,
+    child: &crate::Position,
+    depth: i32,
+    alpha: Value,
+    beta: Value,
+    pv_node: bool,
+    bias: Value,
+) -> Value {
+    if bias == 0 {
+        return worker.search_root_move(child, depth, alpha, beta, pv_node);
+    }
+    let shift = |value: Value| (value - bias).clamp(-INFINITE, INFINITE);
+    let value = worker.search_root_move(child, depth, shift(alpha), shift(beta), pv_node);
+    if worker.aborted || !is_mate(value) {
+        return value + bias;
+    }
+    worker.search_root_move(child, depth, alpha, beta, pv_node)
 }

@@ -35,6 +35,9 @@ pub(crate) struct RootMove {
     pub(crate) score: Value,
     pub(crate) previous_score: Value,
     pub(crate) pv: Vec<Move>,
+    /// Added to the move's searched value (not to a mate): its bonus for pressing inside a
+    /// table draw ([`super::tb::press`]), 0 otherwise.
+    pub(crate) bias: Value,
 }
 
 /// Everything a search reads.
@@ -77,6 +80,7 @@ impl SearchContext<'_> {
                 score: -INFINITE,
                 previous_score: -INFINITE,
                 pv: vec![mv],
+                bias: 0,
             })
             .collect()
     }
@@ -160,6 +164,18 @@ pub fn run(context: &SearchContext<'_>, observer: &mut dyn SearchObserver) -> Se
                         .filter(|root_move| keeping.contains(&root_move.mv))
                         .collect();
                     search(context, kept, observer)
+                }
+                TbRoot::Press(pressing) => {
+                    let pressed = root_moves
+                        .into_iter()
+                        .filter_map(|mut root_move| {
+                            let &(_, bias) =
+                                pressing.iter().find(|&&(mv, _)| mv == root_move.mv)?;
+                            root_move.bias = bias;
+                            Some(root_move)
+                        })
+                        .collect();
+                    search(context, pressed, observer)
                 }
             }
         }

@@ -5,13 +5,20 @@
 //! - [`root`]: when every root move leads into the tables, the engine plays a move that keeps
 //!   the value (fastest win, slowest loss; among drawing moves the search chooses), reporting
 //!   `mate N` or a draw, and respecting the game's repetition history.
+//! - [`press`]: inside a table draw the engine plays to win. A drawn root searches only its
+//!   drawing moves (never a table loss), leaves out a move that would end the game by
+//!   repetition while another remains, and adds to each move's searched value a small bonus
+//!   for pressing: under the draw rule for leaving the opponent few drawing replies among
+//!   losing ones, under the forbid rule for keeping fresh drawing continuations and taking them
+//!   from the opponent. Below a drawn root table draws do not cut the search: they are scored
+//!   by the evaluation (always far inside the table win/loss scores), while table wins and
+//!   losses stay exact, so the search never trades the draw for a loss.
 //! - [`node`]: inside the search, movement-phase nodes return their exact table value, and a
 //!   goats' last placement takes its value from the tables' values of its children.
 //!   Placement-phase nodes return their layer's value when the placement layers are present:
 //!   a win or loss without a distance, [`TB_WIN`] less the ply.
 //! - At a placement root the engine keeps the value: it searches only the moves that keep a
-//!   win or a draw (in a draw first keeping those that leave the opponent the fewest drawing
-//!   replies), and below a won or lost root, placement values do not cut the search, so that it
+//!   win or a draw (in a draw pressing, as above), and below a won or lost root, placement values do not cut the search, so that it
 //!   can tell the faster win or the longer resistance apart.
 //!
 //! Table draws are cycles. Under the draw rule they are draws in the game too and cut the search
@@ -22,6 +29,7 @@
 pub mod forbid;
 pub mod load;
 pub mod node;
+pub mod press;
 pub mod root;
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};

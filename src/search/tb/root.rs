@@ -1,12 +1,13 @@
 //! The root in the tables: rank the root moves by the value they keep, in the actual game.
 
 use crate::search::report::{SearchInfo, SearchObserver, SearchResult};
-use crate::search::score::{Bound, Score};
+use crate::search::score::{Bound, Score, Value};
 use crate::tablebase::{Tablebase, TbValue, Wdl};
 use crate::{Game, Move, Repetition, Side};
 
 use super::super::thread::SearchContext;
 use super::forbid::ForbidRoot;
+use super::press::pressing_moves;
 use super::{value_at, DRAW_WDL};
 
 /// Longest principal variation read from the tables.
@@ -19,10 +20,12 @@ pub enum TbRoot {
     NotCovered,
     /// The move is chosen (a win or a loss, or the only drawing move) and reported.
     Decided(SearchResult),
-    /// Search among these moves, which keep the root's value: drawing moves (those leaving
-    /// the opponent the fewest drawing replies), or in the placement phase, where values have
-    /// no distance, the winning moves or (a lost root) all moves.
+    /// Search among these moves, which keep the root's value: in the placement phase, where
+    /// values have no distance, the winning moves or (a lost root) all moves.
     Keep(Vec<Move>),
+    /// A drawn root: search among these drawing moves, adding to each move's value its bonus
+    /// for pressing (see [`super::press`]).
+    Press(Vec<(Move, Value)>),
 }
 
 /// The value for the mover of playing `mv` in `game`, in plies from the root: the table value
@@ -96,11 +99,11 @@ pub fn root(
                 ForbidRoot::Won(result) => return TbRoot::Decided(result),
                 ForbidRoot::Keep(keeping) => keeping,
             };
-            let draws = fewest_drawing_replies(tables, game, &keeping);
-            if draws.len() > 1 {
-                return TbRoot::Keep(draws);
+            let pressing = pressing_moves(tables, game, &keeping);
+            if pressing.len() > 1 {
+                return TbRoot::Press(pressing);
             }
-            if let Some(index) = ranked.iter().position(|&(mv, _)| mv == draws[0]) {
+            if let Some(index) = ranked.iter().position(|&(mv, _)| mv == pressing[0].0) {
                 ranked.swap(0, index);
             }
         }
@@ -123,34 +126,6 @@ pub fn root(
         ponder_move: info.pv.get(1).copied(),
         info: Some(info),
     })
-}
-
-/// The drawing moves `draws` that leave the opponent the fewest replies keeping the draw (a
-/// reply the tables do not cover counts as keeping it).
-fn fewest_drawing_replies(tables: &Tablebase, game: &Game, draws: &[Move]) -> Vec<Move> {
-    let counted: Vec<(Move, usize)> = draws
-        .iter()
-        .map(|&mv| {
-            let mut after = game.clone();
-            if after.play(mv).is_err() {
-                return (mv, usize::MAX);
-            }
-            let replies = after
-                .legal_moves()
-                .iter()
-                .filter(|&&reply| {
-                    root_move_value(tables, &after, reply).is_none_or(|v| v.wdl != Wdl::Loss)
-                })
-                .count();
-            (mv, replies)
-        })
-        .collect();
-    let fewest = counted.iter().map(|&(_, n)| n).min().unwrap_or(0);
-    counted
-        .into_iter()
-        .filter(|&(_, n)| n == fewest)
-        .map(|(mv, _)| mv)
-        .collect()
 }
 
 fn line_info(
