@@ -23,6 +23,17 @@ pub struct Logit {
 
 /// Phase buckets by goats in hand: 0 (movement), 1..=7, 8..=14, 15..=20.
 pub const HAND_BUCKETS: usize = 4;
+
+/// The phase bucket of `position` by goats in hand (see [`HAND_BUCKETS`]); the pattern
+/// network's buckets use it too.
+pub fn hand_bucket(position: &Position) -> usize {
+    match position.goats_in_hand() {
+        0 => 0,
+        1..=7 => 1,
+        8..=14 => 2,
+        _ => 3,
+    }
+}
 /// Phase buckets by captures still needed to win: 5 or more, 4, 3, 2 or fewer.
 pub const CAPTURE_BUCKETS: usize = 4;
 
@@ -42,12 +53,7 @@ pub struct Cell {
 impl Cell {
     /// The cell of `position` under `rules`.
     pub fn of(position: &Position, rules: &Rules) -> Cell {
-        let hand = match position.goats_in_hand() {
-            0 => 0,
-            1..=7 => 1,
-            8..=14 => 2,
-            _ => 3,
-        };
+        let hand = hand_bucket(position);
         let needed = rules
             .captures_to_win
             .saturating_sub(position.goats_captured());

@@ -6,6 +6,7 @@
 //! entry of its shape's table; inference folds the images that read the same points into one
 //! table per point set ([`instances`]), so a position costs one look-up per point set.
 
+use crate::search::wdl::{hand_bucket, HAND_BUCKETS};
 use crate::{Position, Rules, Side};
 
 /// A board point as (rank, file), both 0..5.
@@ -143,8 +144,6 @@ pub fn tuple_index(cells: &[u8; 25], squares: &[usize]) -> usize {
         .fold(0, |index, &square| index * 3 + usize::from(cells[square]))
 }
 
-/// Phase buckets by goats in hand: 0 (movement), 1..=7, 8..=14, 15..=20.
-const HAND_BUCKETS: usize = 4;
 /// Phase buckets by captures the tigers still need: 5 or more, 4, 3, 2, 1.
 const NEEDED_BUCKETS: usize = 5;
 /// Buckets: side to move x goats in hand x captures still needed.
@@ -153,12 +152,7 @@ pub const BUCKETS: usize = 2 * HAND_BUCKETS * NEEDED_BUCKETS;
 /// The bucket of `position` under `rules`.
 pub fn bucket(position: &Position, rules: &Rules) -> usize {
     let side = usize::from(position.side_to_move() == Side::Tigers);
-    let hand = match position.goats_in_hand() {
-        0 => 0,
-        1..=7 => 1,
-        8..=14 => 2,
-        _ => 3,
-    };
+    let hand = hand_bucket(position);
     let needed = rules
         .captures_to_win
         .saturating_sub(position.goats_captured());
