@@ -92,15 +92,27 @@ pub fn colex_rank(mut bits: u32) -> u32 {
 }
 
 /// The set of `k` bit positions below `n` with colex rank `rank` (inverse of [`colex_rank`]).
-pub fn colex_unrank(mut rank: u32, k: usize, n: usize) -> u32 {
+pub fn colex_unrank(rank: u32, k: usize, n: usize) -> u32 {
+    colex_unrank_in(&BINOMIALS, rank, k, n)
+}
+
+/// [`colex_unrank`] with the binomial table `binomials` (`binomials[p][i]` = C(p, i)), for sets
+/// of more than 5 positions.
+#[inline]
+pub fn colex_unrank_in<const K: usize>(
+    binomials: &[[u32; K]],
+    mut rank: u32,
+    k: usize,
+    n: usize,
+) -> u32 {
     let mut bits = 0;
     let mut top = n;
     for i in (1..=k).rev() {
         let mut p = top - 1;
-        while BINOMIALS[p][i] > rank {
+        while binomials[p][i] > rank {
             p -= 1;
         }
-        rank -= BINOMIALS[p][i];
+        rank -= binomials[p][i];
         bits |= 1 << p;
         top = p;
     }

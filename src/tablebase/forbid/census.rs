@@ -115,27 +115,16 @@ pub fn census(dir: &Path, progress: Progress) -> Result<Vec<LayerCensus>, Tableb
     let rules = tables.rules();
     Ok((0..rules.captures_to_win)
         .rev()
-        .map(|captured| layer_census(&tables, rules, captured, progress))
+        .map(|captured| layer_census(&tables, captured, progress))
         .collect())
 }
 
 /// The census of layer `captured`.
-pub fn layer_census(
-    tables: &Tablebase,
-    rules: TableRules,
-    captured: u8,
-    progress: Progress,
-) -> LayerCensus {
+pub fn layer_census(tables: &Tablebase, captured: u8, progress: Progress) -> LayerCensus {
     let started = Instant::now();
     let values = tables.layer(captured);
     let draws = DrawStates::new(captured, values);
-    let context = LayerContext {
-        rules,
-        captured,
-        draws: &draws,
-        values,
-        next: (captured + 1 < rules.captures_to_win).then(|| (tables.layer(captured + 1), None)),
-    };
+    let context = LayerContext::new(tables, captured, &draws, None);
     let mut census = LayerCensus {
         captured,
         set_bytes: draws.bytes(),

@@ -22,7 +22,7 @@ pub mod start;
 pub mod tables;
 
 use super::value::decode_value;
-use super::{TableRules, Wdl};
+use super::{TableRules, Tablebase, Wdl};
 use raw::{for_each_move, RawBoard, RawMove};
 use std::fmt;
 
@@ -123,7 +123,26 @@ pub struct LayerContext<'a> {
     pub next: Option<(&'a [u8], Option<&'a [u8]>)>,
 }
 
-impl LayerContext<'_> {
+impl<'a> LayerContext<'a> {
+    /// The layer `captured` of `tables` with its `draws`, and the next layer's forbid codes
+    /// `next_codes` when it is solved.
+    pub fn new(
+        tables: &'a Tablebase,
+        captured: u8,
+        draws: &'a raw::DrawStates,
+        next_codes: Option<&'a [u8]>,
+    ) -> Self {
+        let rules = tables.rules();
+        LayerContext {
+            rules,
+            captured,
+            draws,
+            values: tables.layer(captured),
+            next: (captured + 1 < rules.captures_to_win)
+                .then(|| (tables.layer(captured + 1), next_codes)),
+        }
+    }
+
     /// Calls `visit` with every move of `side` on the draw state `board`.
     #[inline]
     pub fn for_each_successor(

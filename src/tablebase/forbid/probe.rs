@@ -1,8 +1,7 @@
 //! Looking up a position's value under `Repetition forbid` from an empty history.
 
-use super::file::{forbid_path, read_forbid};
+use super::tables::ForbidTables;
 use super::{of_table, ForbidValue};
-use crate::tablebase::index::LayerIndex;
 use crate::tablebase::{Tablebase, TablebaseError};
 use crate::Position;
 use std::path::Path;
@@ -32,17 +31,6 @@ pub fn probe_forbid(
     if let Some(known) = of_table(byte) {
         return Ok(Some(known));
     }
-    let captured = position.goats_captured();
-    let index = LayerIndex::get(usize::from(captured) + 1);
-    let path = forbid_path(dir, captured);
-    let codes = match read_forbid(&path, tables.rules(), captured, u64::from(index.len())) {
-        Ok((_, codes)) => codes,
-        Err(TablebaseError::NotFound { .. }) => return Ok(None),
-        Err(error) => return Err(error),
-    };
-    let (class, _) = index.encode(position.tigers().0, position.empty().0);
-    let slot = position.side_to_move().index() * index.len() as usize + class as usize;
-    Ok(Some(
-        ForbidValue::from_code(codes[slot]).unwrap_or(ForbidValue::Unknown),
-    ))
+    let forbid = ForbidTables::open_layer(dir, tables, position.goats_captured())?;
+    Ok(forbid.map(|forbid| forbid.stored(position).unwrap_or(ForbidValue::Unknown)))
 }

@@ -139,14 +139,7 @@ pub fn solve_layer(
     let rules = tables.rules();
     let values = tables.layer(captured);
     let draws = DrawStates::new(captured, values);
-    let context = LayerContext {
-        rules,
-        captured,
-        draws: &draws,
-        values,
-        next: (captured + 1 < rules.captures_to_win)
-            .then(|| (tables.layer(captured + 1), next_codes)),
-    };
+    let context = LayerContext::new(tables, captured, &draws, next_codes);
     let mut codes = vec![0u8; values.len()];
     let mut report = LayerSolve::default();
     let n = draws.len();

@@ -23,6 +23,27 @@ struct ForbidLayer {
     max_states: u64,
 }
 
+impl ForbidLayer {
+    /// The layer `captured` from its file in `dir`; `Ok(None)` when there is no file.
+    fn read(
+        dir: &Path,
+        tables: &Tablebase,
+        captured: u8,
+    ) -> Result<Option<ForbidLayer>, TablebaseError> {
+        let positions = tables.headers()[usize::from(captured)].positions;
+        let path = forbid_path(dir, captured);
+        match read_forbid(&path, tables.rules(), captured, positions) {
+            Ok((header, codes)) => Ok(Some(ForbidLayer {
+                positions: positions as usize,
+                packed: pack(&codes, positions as usize),
+                max_states: header.max_states,
+            })),
+            Err(TablebaseError::NotFound { .. }) => Ok(None),
+            Err(error) => Err(error),
+        }
+    }
+}
+
 /// The forbid values (from an empty history) of the layers present in a table directory.
 #[derive(Debug, Default)]
 pub struct ForbidTables {
@@ -34,28 +55,35 @@ impl ForbidTables {
     /// the layers that could be used and the errors of those that could not (corrupt, made for
     /// other rules, unreadable); a missing file is not an error. `None` when no layer is usable.
     pub fn open(dir: &Path, tables: &Tablebase) -> (Option<ForbidTables>, Vec<TablebaseError>) {
-        let rules = tables.rules();
         let mut errors = Vec::new();
-        let mut layers = Vec::new();
-        for captured in 0..rules.captures_to_win {
-            let positions = tables.headers()[usize::from(captured)].positions;
-            let path = forbid_path(dir, captured);
-            let layer = match read_forbid(&path, rules, captured, positions) {
-                Ok((header, codes)) => Some(ForbidLayer {
-                    positions: positions as usize,
-                    packed: pack(&codes, positions as usize),
-                    max_states: header.max_states,
-                }),
-                Err(TablebaseError::NotFound { .. }) => None,
-                Err(error) => {
+        let layers: Vec<_> = (0..tables.rules().captures_to_win)
+            .map(|captured| {
+                ForbidLayer::read(dir, tables, captured).unwrap_or_else(|error| {
                     errors.push(error);
                     None
-                }
-            };
-            layers.push(layer);
-        }
+                })
+            })
+            .collect();
         let any = layers.iter().any(Option::is_some);
         (any.then_some(ForbidTables { layers }), errors)
+    }
+
+    /// Reads only the forbid file of layer `captured` in `dir` (a single lookup needs no more):
+    /// `Ok(None)` when it is missing.
+    ///
+    /// # Errors
+    /// The file is corrupt, unreadable, or made for other rules.
+    pub fn open_layer(
+        dir: &Path,
+        tables: &Tablebase,
+        captured: u8,
+    ) -> Result<Option<ForbidTables>, TablebaseError> {
+        let Some(layer) = ForbidLayer::read(dir, tables, captured)? else {
+            return Ok(None);
+        };
+        let mut layers: Vec<_> = (0..captured).map(|_| None).collect();
+        layers.push(Some(layer));
+        Ok(Some(ForbidTables { layers }))
     }
 
     /// The layers (goats captured) that have values.

@@ -9,7 +9,9 @@
 //! stabilizer: about 5% more entries, for an index without a canonical-form search.
 
 use super::super::symmetry::{binomial_table, SYMMETRIES};
-use super::super::symmetry::{colex_rank, TigerClass, TigerTable, NON_TIGER_POINTS, SQUARE_MAPS};
+use super::super::symmetry::{
+    colex_rank, colex_unrank_in, TigerClass, TigerTable, NON_TIGER_POINTS, SQUARE_MAPS,
+};
 use std::sync::OnceLock;
 
 /// All 25 points.
@@ -83,22 +85,6 @@ pub fn rank21(set: u32) -> u32 {
     RANK_CHUNKS.low[low as usize]
         + RANK_CHUNKS.mid[mid as usize][below_mid]
         + RANK_CHUNKS.high[high as usize][below_high]
-}
-
-/// The set of `k` points below 21 with colex rank `rank`.
-fn unrank21(mut rank: u32, k: usize) -> u32 {
-    let mut bits = 0;
-    let mut top = NON_TIGER_POINTS;
-    for i in (1..=k).rev() {
-        let mut p = top - 1;
-        while BINOMIALS[p][i] > rank {
-            p -= 1;
-        }
-        rank -= BINOMIALS[p][i];
-        bits |= 1 << p;
-        top = p;
-    }
-    bits
 }
 
 /// Removes the 4 tiger points from a set of other points: bit `i` of the result is the `i`-th
@@ -316,8 +302,11 @@ impl PlacementIndex {
     /// The ranked sets by rank, compressed (bit `i` = the representative's `i`-th non-tiger
     /// point): the goats when [`PlacementIndex::ranks_goats`], else the empty points.
     pub fn ranked_sets(&self) -> &[u32] {
-        self.unrank
-            .get_or_init(|| (0..self.slots).map(|r| unrank21(r, self.ranked)).collect())
+        self.unrank.get_or_init(|| {
+            (0..self.slots)
+                .map(|r| colex_unrank_in(&BINOMIALS, r, self.ranked, NON_TIGER_POINTS))
+                .collect()
+        })
     }
 
     /// What turns a compressed goat set into the compressed ranked set (by exclusive or): 0
@@ -354,7 +343,7 @@ mod tests {
     fn rank21_is_colex_rank() {
         for k in [1, 2, 5, 10, 11, 21] {
             for rank in (0..BINOMIALS[21][k]).step_by(97) {
-                let set = unrank21(rank, k);
+                let set = colex_unrank_in(&BINOMIALS, rank, k, NON_TIGER_POINTS);
                 assert_eq!(set.count_ones() as usize, k);
                 assert_eq!(rank21(set), rank, "k {k}");
             }
