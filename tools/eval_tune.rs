@@ -11,13 +11,11 @@
 //! One position in ten (by its place in the data) is held back and its error reported before
 //! and after. The fitted weights are also printed as `--param` settings for `move_quality`.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
 use baghchal::cli::RulesArgs;
 use baghchal::search::eval::{Weights, FEATURE_COUNT, FEATURE_NAMES};
-use baghchal::tuning::data::Labelled;
+use baghchal::tuning::data::read_labelled;
 use baghchal::tuning::texel::{
     error, fit_k, fit_weights, to_vector, to_weights, weights_source, Sample,
 };
@@ -53,14 +51,10 @@ fn read(args: &Args) -> Result<Vec<Sample>, String> {
     let rules = args.rules.rules();
     let mut samples = Vec::new();
     for path in &args.data {
-        let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for (number, line) in BufReader::new(file).lines().enumerate() {
-            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-            let labelled: Labelled = line
-                .parse()
-                .map_err(|e| format!("{}:{}: {e}", path.display(), number + 1))?;
+        read_labelled(path, |labelled| {
             samples.push(Sample::new(&labelled.position, &rules, labelled.target()));
-        }
+            true
+        })?;
     }
     Ok(samples)
 }

@@ -11,7 +11,7 @@
 //! lost, with the move played and the moves that keep the value.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -19,7 +19,7 @@ use baghchal::cli::RulesArgs;
 use baghchal::engine::{Engine, EngineOptions, Limits};
 use baghchal::search::params::Params;
 use baghchal::tablebase::Wdl;
-use baghchal::tuning::data::{open_checked, Labelled, Source};
+use baghchal::tuning::data::{open_checked, read_labelled, Source};
 use baghchal::{Game, Position};
 use clap::{Parser, ValueEnum};
 
@@ -67,16 +67,10 @@ struct Args {
 
 /// The critical positions of the file that `args` selects.
 fn read_positions(args: &Args) -> Result<Vec<Position>, String> {
-    let file = File::open(&args.positions)
-        .map_err(|e| format!("cannot open {}: {e}", args.positions.display()))?;
     let mut positions = Vec::new();
-    for (number, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|e| format!("reading {}: {e}", args.positions.display()))?;
-        let labelled: Labelled = line
-            .parse()
-            .map_err(|e| format!("{} line {}: {e}", args.positions.display(), number + 1))?;
+    read_labelled(&args.positions, |labelled| {
         if !labelled.critical || (labelled.source == Source::Near && !args.near) {
-            continue;
+            return true;
         }
         let placing = labelled.position.goats_in_hand() > 0;
         let wanted = match args.phase {
@@ -86,11 +80,9 @@ fn read_positions(args: &Args) -> Result<Vec<Position>, String> {
         };
         if wanted {
             positions.push(labelled.position);
-            if positions.len() == args.limit {
-                break;
-            }
         }
-    }
+        positions.len() != args.limit
+    })?;
     Ok(positions)
 }
 

@@ -9,12 +9,10 @@
 //! error reported; the file's header records the command, the data and both errors. The same
 //! data, settings and seed give the same file, byte for byte.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
 use baghchal::cli::RulesArgs;
-use baghchal::tuning::data::Labelled;
+use baghchal::tuning::data::read_labelled;
 use baghchal::tuning::holdout::held_out_positions;
 use baghchal::tuning::network_fit::{Fit, FitOptions, Sample};
 use baghchal::Position;
@@ -59,15 +57,10 @@ fn run(args: &Args) -> Result<(), String> {
     let (mut train, mut held) = (Vec::new(), Vec::new());
     let mut dropped = 0u64;
     for path in &args.data {
-        let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for (number, line) in BufReader::new(file).lines().enumerate() {
-            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-            let labelled: Labelled = line
-                .parse()
-                .map_err(|e| format!("{}:{}: {e}", path.display(), number + 1))?;
+        read_labelled(path, |labelled| {
             if excluded.contains(&labelled.position) {
                 dropped += 1;
-                continue;
+                return true;
             }
             let sample = Sample::new(&labelled.position, labelled.value.wdl, &rules);
             if is_held_back(&labelled.position) {
@@ -75,7 +68,8 @@ fn run(args: &Args) -> Result<(), String> {
             } else {
                 train.push(sample);
             }
-        }
+            true
+        })?;
     }
     eprintln!(
         "network_train: {} training, {} held back, {dropped} held-out test positions dropped",

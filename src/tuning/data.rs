@@ -9,6 +9,8 @@
 //! - source: `game` (reached in a game) or `near` (one move from such a position).
 
 use std::fmt;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::str::FromStr;
 
@@ -29,6 +31,25 @@ pub fn open_checked(dir: &Path, rules: &Rules) -> Result<Tablebase, String> {
         }
     }
     Ok(tables)
+}
+
+/// Calls `visit` with every labelled position of the file `path`, in order, until it returns
+/// `false`.
+///
+/// # Errors
+/// A message naming the file (and the line) when it cannot be read or a line does not parse.
+pub fn read_labelled(path: &Path, mut visit: impl FnMut(Labelled) -> bool) -> Result<(), String> {
+    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    for (number, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|e| format!("reading {}: {e}", path.display()))?;
+        let labelled: Labelled = line
+            .parse()
+            .map_err(|e| format!("{} line {}: {e}", path.display(), number + 1))?;
+        if !visit(labelled) {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// Where a labelled position comes from.
