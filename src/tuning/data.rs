@@ -183,6 +183,34 @@ mod tests {
         }
     }
 
+    /// The file reader stops when asked, and names the file and the line of a bad line.
+    #[test]
+    fn files_read_in_order_and_bad_lines_are_named() {
+        let dir = std::env::temp_dir().join(format!("baghchal-labelled-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("set.tsv");
+        let lines = [
+            "GGGGG/GT2T/GG1TG/GG1GG/GGTGG g 0 3\tD\t-\t1\tgame",
+            "T3T/5/2G2/5/T3T t 19 0\tL\t-\t0\tgame",
+        ];
+        std::fs::write(
+            &path,
+            format!("{}\n{}\nnot a position\n", lines[0], lines[1]),
+        )
+        .unwrap();
+        let mut read = Vec::new();
+        read_labelled(&path, |labelled| {
+            read.push(labelled.to_string());
+            read.len() < 2
+        })
+        .unwrap();
+        assert_eq!(read, lines);
+        let error = read_labelled(&path, |_| true).unwrap_err();
+        assert!(error.contains("set.tsv line 3"), "{error}");
+        assert!(read_labelled(&dir.join("missing.tsv"), |_| true).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     /// The committed sample of `eval_data` output (tools/eval_sample.tsv) reads back whole.
     #[test]
     fn the_committed_sample_reads_back() {
