@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any, Iterator, List, Tuple
 import pytest
 
 import baghchal_engine as bc
-from conftest import ROOT, _binary
+from conftest import ROOT
 
 OPPONENTS = ROOT / "tools" / "opponents"
 ADAPTER = OPPONENTS / "pypi_baghchal_engine.py"
@@ -52,21 +53,22 @@ def test_the_translation_agrees_with_the_package_board(package: Tuple[Any, Any])
     on the board, and the package's moves, translated, are exactly our legal moves: two
     independent move generators and the notation between them."""
     _, env = package
-    rules = bc.Rules(repetition="draw")
+    rng = random.Random(5)
     checked = 0
-    for board, moves in random_games(rules, seed=5, games=40, max_plies=60):
-        replayed = env.Board()
-        for text in moves:
-            replayed.pure_move(pypi.their_move(bc.Move(text)))
-        if replayed.is_game_over():
-            continue
-        direct = pypi.their_board(env, board.position())
-        for theirs in (replayed, direct):
-            assert theirs.board_to_fen().split()[:2] == [pypi.their_board_text(board.position()), replayed.next_turn]
-            translated = sorted(pypi.our_move_text(t) for t in theirs.possible_moves())
-            assert translated == sorted(str(m) for m in board.legal_moves), board.position()
-        assert direct.goats_captured == board.captured
-        checked += 1
+    for _ in range(40):
+        board, replayed = bc.Board(rules=bc.Rules(repetition="draw")), env.Board()
+        while not board.is_game_over() and not replayed.is_game_over() and board.ply < 60:
+            direct = pypi.their_board(env, board.position())
+            for theirs in (replayed, direct):
+                assert theirs.board_to_fen().split()[0] == pypi.their_board_text(board.position())
+                assert theirs.next_turn == ("G" if board.turn == bc.Side.GOATS else "B")
+                translated = sorted(pypi.our_move_text(t) for t in theirs.possible_moves())
+                assert translated == sorted(str(m) for m in board.legal_moves), board.position()
+            assert direct.goats_captured == replayed.goats_captured == board.captured
+            checked += 1
+            move = rng.choice(board.legal_moves)
+            board.push(move)
+            replayed.pure_move(pypi.their_move(move))
     assert checked > 1000
 
 
@@ -181,16 +183,15 @@ def test_the_adapter_leaves_out_what_forbid_forbids() -> None:
 
 
 @pytest.mark.parametrize("repetition", ["forbid", "draw"])
-def test_a_referee_match_against_the_adapter(tmp_path: Path, engine_bin: str, repetition: str) -> None:
+def test_a_referee_match_against_the_adapter(tmp_path: Path, engine_bin: str, referee_bin: str, repetition: str) -> None:
     """Our engine (low node count) against the adapter through the referee: no fault by
     either side, every game ends by the rules or the ply limit, and the recorded result is the
     one our rules give for the recorded moves."""
-    referee = _binary("referee")
     records, openings = tmp_path / "games.jsonl", tmp_path / "openings.txt"
     openings.write_text("moves c3 a1b2\n")
     done = subprocess.run(
         [
-            referee,
+            referee_bin,
             "-engine", f"cmd={engine_bin}", "name=ours", "nodes=300",
             "-engine", f"cmd={sys.executable}", f"arg={ADAPTER}", "name=pypi", "depth=2",
             "-games", "2", "-rounds", "1", "-maxplies", "160", "-repetition", repetition,
@@ -215,3 +216,18 @@ def test_a_referee_match_against_the_adapter(tmp_path: Path, engine_bin: str, re
             assert outcome is not None and outcome.result() == game["result"], game
         else:
             assert outcome is None and len(game["moves"]) == 160 and game["result"] == "1/2-1/2"
+
+
+def test_the_adapter_passes_referee_check(referee_bin: str) -> None:
+    """Every check of `referee check` (protocol.md's rules, the rule variants, bad input; the
+    time checks with a margin of a second, the machine may be loaded)."""
+    done = subprocess.run(
+        [referee_bin, "check", "--engine", f"cmd={sys.executable}", f"arg={ADAPTER}", "timemargin=1000"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:]
+    summary = re.search(r"^summary: (\d+) passed, 0 failed of (\d+) checks", done.stdout, re.M)
+    assert summary and summary[1] == summary[2] and int(summary[1]) >= 29, done.stdout[-3000:]
