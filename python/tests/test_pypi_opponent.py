@@ -96,18 +96,34 @@ def test_the_root_loop_is_the_package_minimax(package: Tuple[Any, Any]) -> None:
     assert compared > 80
 
 
-def adapter(*lines: str) -> List[str]:
-    """Runs the adapter on these input lines (then end of input); returns its stdout lines."""
-    done = subprocess.run(
+def adapter(*lines: str, refused: Tuple[str, ...] = ()) -> List[str]:
+    """Runs the adapter on these input lines, then end of input (which stops a search, as
+    `quit` does); after each `go` it waits for the `bestmove`, or for the error line when the
+    `go` is one of `refused` (a bad `go` gets no `bestmove`). Returns the adapter's stdout lines."""
+    process = subprocess.Popen(
         [sys.executable, str(ADAPTER)],
-        input="\n".join(lines) + "\n",
-        capture_output=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
         text=True,
-        timeout=120,
-        check=False,
+        bufsize=1,
     )
-    assert done.returncode == 0, done.stderr
-    return done.stdout.splitlines()
+    assert process.stdin is not None and process.stdout is not None
+    out: List[str] = []
+    for line in lines:
+        process.stdin.write(line + "\n")
+        process.stdin.flush()
+        if line.startswith("go"):
+            while True:
+                answer = process.stdout.readline()
+                assert answer, f"the adapter exited while {line!r} was due an answer"
+                out.append(answer.rstrip("\n"))
+                if answer.startswith("info string error: " if line in refused else "bestmove "):
+                    break
+    process.stdin.close()
+    out += [line.rstrip("\n") for line in process.stdout]
+    assert process.wait(timeout=60) == 0
+    return out
 
 
 def test_the_adapter_answers_bad_input_and_plays_on() -> None:
@@ -121,12 +137,14 @@ def test_the_adapter_answers_bad_input_and_plays_on() -> None:
         "go depth 2",
         "position nonsense",
         "position fen T3T/5/5/5/T3T x 20 0",
+        "setoption name Depth value 1",
         "position startpos moves c3",
         "go depth x",
         "go depth 2 matein 3",
         "isready",
         "go depth 2",
         "isready",
+        refused=("go depth x", "go depth 2 matein 3"),
     )
     errors = [line for line in out if line.startswith("info string error: ")]
     assert any('unknown command "bogus"' in e for e in errors)
@@ -145,6 +163,8 @@ def test_the_adapter_answers_bad_input_and_plays_on() -> None:
     board = bc.Board()
     board.push_str("c3")
     assert len(bestmoves) == 2 and board.is_legal(board.parse_move(bestmoves[1]))
+    depths = [int(line.split()[2]) for line in out if line.startswith("info depth ")]
+    assert depths == [1, 2]  # go depth 2: the package's search deepened to 2, whatever the option
     assert out.count("readyok") == 2  # answered at once, also during the search
 
 

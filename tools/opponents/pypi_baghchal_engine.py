@@ -7,15 +7,14 @@
 Needs `pip install baghchal==1.0.1 ./python` (the package, and ours for the rules of the game
 the arbiter sends). The arbiter decides: the game is replayed under the rule options it sends
 (`ForcedCapture`, `CapturesToWin`, `Repetition`), and only moves legal in that game are played.
-The package's minimax (option `Depth`, 1-8, default 3; `go depth N` lowers it) chooses among
-its moves that are legal here, by its own root loop: where its rules differ from the game's (a
-repetition we forbid, a forced capture), the moves not legal here are left out and
-`info string` names them. Where it has no legal choice (it thinks the game over, or every move
-loses by its search) the rule is stated in `info string`: its first legal move in its sorted
-notation. `go nodes N` bounds its minimax calls (deterministic), `movetime` and the clocks bound
-its time; the deepest finished depth (1 up to `Depth`) gives the move. Bad input gets
-`info string error: ...`; logs go to stderr; string hashing is pinned (PYTHONHASHSEED=0) so the
-same game gives the same moves.
+The package's minimax (option `Depth`, 1-8, default 3; `go depth N` sets it for one search, at
+most 8) chooses among its moves that are legal here, by its own root loop: where its rules
+differ from the game's (a repetition we forbid, a forced capture), the moves not legal here are
+left out and `info string` names them. Where it has no legal choice (it thinks the game over,
+or its search finds every move losing) the rule is stated in `info string`. `go nodes N` bounds
+its minimax calls (repeatable), `movetime` and the clocks bound its time; the deepest finished
+depth gives the move. Bad input gets `info string error: ...`; logs go to stderr; string
+hashing is pinned (PYTHONHASHSEED=0) so that the same game gives the same moves.
 """
 
 from __future__ import annotations
@@ -31,13 +30,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pypi_baghchal as pypi  # noqa: E402 (the shared translation module beside this file)
 
 NAME = "pypi-baghchal 1.0.1 minimax (adapter)"
-OPTIONS = {  # name: (protocol declaration, parser of a value)
-    "Depth": "type spin default 3 min 1 max 8",
+MOVE_RESERVE_MS = 30  # kept back from a time limit for answering
+MAX_DEPTH = 8  # the deepest search asked for, by `Depth` or `go depth`
+OPTIONS = {  # name: its declaration in the answer to `uci`
+    "Depth": f"type spin default 3 min 1 max {MAX_DEPTH}",
     "ForcedCapture": "type check default false",
     "CapturesToWin": "type spin default 5 min 1 max 20",
     "Repetition": "type combo default forbid var forbid var draw",
 }
-MOVE_RESERVE_MS = 30  # kept back from a time limit for answering
 
 log = logging.getLogger("pypi-baghchal")
 
@@ -59,7 +59,7 @@ def parse_option(name: str, value: str) -> Any:
     """The option's value, or ValueError saying what was expected."""
     lowered = value.strip().lower()
     if name in ("Depth", "CapturesToWin"):
-        low, high = (1, 8) if name == "Depth" else (1, 20)
+        low, high = (1, MAX_DEPTH) if name == "Depth" else (1, 20)
         if not lowered.lstrip("-").isdigit() or not low <= int(lowered) <= high:
             raise ValueError(f'bad value "{value}" for option {name}: expected an integer {low}..{high}')
         return int(lowered)
@@ -322,7 +322,7 @@ class Adapter:
 
         pypi.bounded(engine, tick)
         best: Optional[str] = None
-        last_depth = min(max_depth, limits.depth or max_depth)
+        last_depth = min(limits.depth, MAX_DEPTH) if limits.depth else max_depth
         for depth in range(1, last_depth + 1):
             engine.depth = depth
             try:
