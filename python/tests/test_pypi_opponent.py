@@ -24,12 +24,12 @@ import pypi_baghchal as pypi  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def package() -> Iterator[Tuple[Any, Any]]:
+def package() -> Tuple[Any, Any]:
     """The package's (Engine class, env module); its import changes the working directory,
-    which is put back."""
+    which is put back at once."""
     here = os.getcwd()
     try:
-        yield pypi.load()
+        return pypi.load()
     finally:
         os.chdir(here)
 
