@@ -37,6 +37,11 @@ def mock_bin() -> str:
     return _binary("mock-engine")
 
 
+@pytest.fixture(scope="session")
+def referee_bin() -> str:
+    return _binary("referee")
+
+
 def run_cli(binary: str, *args: str) -> str:
     done = subprocess.run([binary, *args], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
