@@ -160,7 +160,7 @@ fn goats_to_move_read_their_placements_together_and_agree() {
         let tigers = frames.classes[class].tigers;
         let removed = goats & goats.wrapping_neg();
         let parent = goats ^ removed;
-        let empty = (1u32 << 25) - 1 & !(tigers | parent);
+        let empty = ((1u32 << 25) - 1) & !(tigers | parent);
         let children: Vec<u64> = (0..25)
             .filter(|p| empty & 1 << p != 0)
             .map(|p| index.encode(tigers, parent | 1 << p))
