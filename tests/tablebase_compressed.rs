@@ -115,6 +115,69 @@ fn every_value_decodes_to_the_uncompressed_one_on_both_sides() {
 }
 
 #[test]
+fn goats_to_move_read_their_placements_together_and_agree() {
+    // Every third goats-to-move position of the layers with 2 in hand, whose placements are
+    // read together from the compressed layers with 1 in hand, against the uncompressed
+    // tables; and the joint read of a goats-to-move board's placements against one by one.
+    let (plain, compressed) = (open(plain_dir()), open(compressed_dir()));
+    let mut values = std::collections::BTreeMap::new();
+    for captured in 0..RULES.captures_to_win {
+        let layer = Layer {
+            in_hand: 2,
+            captured,
+        };
+        let index = PlacementIndex::new(layer);
+        let tigers_of = |class: usize| Frames::get().classes[class].tigers;
+        for at in (0..index.len()).step_by(3) {
+            let (class, goats) = index.decode(at);
+            let Ok(position) = Position::from_parts(
+                Bitboard(tigers_of(class)),
+                Bitboard(goats),
+                Side::Goats,
+                layer.in_hand,
+                layer.captured,
+            ) else {
+                continue;
+            };
+            let expected = plain.probe(&position).expect("covered");
+            assert_eq!(compressed.probe(&position), Some(expected), "{position}");
+            *values.entry(expected.wdl.to_string()).or_insert(0) += 1;
+        }
+    }
+    assert_eq!(values.len(), 3, "{values:?}");
+
+    let below = Layer {
+        in_hand: 1,
+        captured: 0,
+    };
+    let file = CompressedLayer::open(&compressed_path(compressed_dir(), 1, 0)).unwrap();
+    let index = PlacementIndex::new(below);
+    let frames = Frames::get();
+    let mut rng = StdRng::seed_from_u64(5);
+    for _ in 0..2_000 {
+        // A board with one goat fewer than the layer holds, and its placements.
+        let (class, goats) = index.decode(rng.random_range(0..index.len()));
+        let tigers = frames.classes[class].tigers;
+        let removed = goats & goats.wrapping_neg();
+        let parent = goats ^ removed;
+        let empty = ((1u32 << 25) - 1) & !(tigers | parent);
+        let children: Vec<u64> = (0..25)
+            .filter(|p| empty & 1 << p != 0)
+            .map(|p| index.encode(tigers, parent | 1 << p))
+            .collect();
+        let mut handed = vec![None; children.len()];
+        file.codes_of(&children, &mut |i, code| {
+            assert!(handed[i].replace(code).is_none());
+            true
+        })
+        .expect("good data");
+        for (i, &at) in children.iter().enumerate() {
+            assert_eq!(handed[i], file.code(at), "child {at}");
+        }
+    }
+}
+
+#[test]
 fn compressed_tables_verify_and_compress_resumes() {
     let dir = compressed_dir();
     let tables = open(dir);
@@ -247,6 +310,12 @@ fn damage_behind_good_checksums_never_panics() {
                 let positions = layer.mapped.header.positions;
                 for _ in 0..200 {
                     let _ = layer.code(rng.random_range(0..positions + 10));
+                }
+                for _ in 0..20 {
+                    let ats: Vec<u64> = (0..21)
+                        .map(|_| rng.random_range(0..positions + 1))
+                        .collect();
+                    let _ = layer.codes_of(&ats, &mut |_, _| true);
                 }
                 if tables_ok && all.is_some() {
                     decoded += 1;

@@ -2,6 +2,7 @@
 //! same file; a changed file is checked again and a corrupt one refused; a damaged or unwritable
 //! stamp file is never trusted. And `tb probe DIR -`, the batch mode.
 
+use baghchal::tablebase::compressed::convert::compress_dir;
 use baghchal::tablebase::file::{layer_path, placement_path, PayloadCheck, PayloadStatus};
 use baghchal::tablebase::placement::generate::generate_placement;
 use baghchal::tablebase::probe_text::{probe_batch, BatchSummary};
@@ -197,6 +198,54 @@ fn a_fresh_generation_is_trusted_at_the_first_open() {
         }) if path == movement
     ));
     fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_fresh_compression_is_trusted_at_the_first_open() {
+    let source = empty_dir("compress-source");
+    generate_placement(&source, RULES, 2, 2, &quiet).expect("generation");
+    // Into another directory (`tb compress DIR --out OUT`): the movement tables copied there
+    // and the compressed layers written there are all stamped.
+    let out = empty_dir("compress-out");
+    let reports = compress_dir(&source, &out, 2, &quiet).expect("compress");
+    assert_eq!(reports.len(), 4);
+    let mut expected: Vec<String> = file_names(&table_files(&out));
+    assert_eq!(expected.len(), 2, "the movement tables");
+    for report in &reports {
+        let (in_hand, captured) = (report.layer.in_hand, report.layer.captured);
+        expected.push(format!("place-{in_hand:02}-{captured}.bctz"));
+    }
+    expected.sort();
+    assert_eq!(stamped_names(&out), expected);
+    let statuses = open_statuses(&out);
+    assert_eq!(statuses.len(), 6);
+    assert_eq!(tally(&statuses), (0, 6, 0), "{statuses:?}");
+
+    // Into the same directory (`tb gen --placement --compress`): the compressed layers, read
+    // instead of the uncompressed ones, are trusted too.
+    compress_dir(&source, &source, 2, &quiet).expect("compress in place");
+    let statuses = open_statuses(&source);
+    assert!(statuses
+        .iter()
+        .any(|(path, _)| path.extension().is_some_and(|ext| ext == "bctz")));
+    assert_eq!(tally(&statuses), (0, 6, 0), "{statuses:?}");
+
+    // Compressing again keeps the layers (read whole, checked) and they stay trusted, even
+    // without the stamp file: the run that kept them stamped them.
+    fs::remove_file(out.join(STAMP_FILE)).unwrap();
+    for path in fs::read_dir(&out)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+    {
+        set_modified(&path, SystemTime::now() - Duration::from_secs(60));
+    }
+    let again = compress_dir(&source, &out, 2, &quiet).expect("resumed");
+    assert!(again.iter().all(|report| report.resumed), "{again:?}");
+    let statuses = open_statuses(&out);
+    // (The movement tables, neither copied nor read by this run, are checked at this open.)
+    assert_eq!(tally(&statuses), (2, 4, 0), "{statuses:?}");
+    fs::remove_dir_all(&source).unwrap();
+    fs::remove_dir_all(&out).unwrap();
 }
 
 #[test]

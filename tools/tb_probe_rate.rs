@@ -1,5 +1,6 @@
 //! Probe throughput on one core from a warm cache (release build):
-//! `cargo run --release --example tb_probe_rate -- DIR [samples=N] [rounds=R] [seed=S]`.
+//! `cargo run --release --example tb_probe_rate -- DIR [samples=N] [rounds=R] [seed=S]
+//! [in_hand=H]`.
 //!
 //! Opens the tables in DIR, draws N seeded random placement positions (uniform over the
 //! placement layers present, then over each layer's index), probes each once to warm the page
@@ -9,6 +10,8 @@
 //! of the same tables for a side-by-side ratio; the seed makes both draw the same positions.
 //! The rate per CPU second of the probing thread is printed too: on a machine loaded by other
 //! work, wall time counts the time the thread waited for a core, CPU time does not.
+//! `in_hand=H` draws only from the layers with H goats in hand (with 1 in hand, goats to move
+//! derive from the movement tables; with more, from the placement layer below).
 
 use baghchal::tablebase::placement::index::{Frames, Layer, PlacementIndex};
 use baghchal::tablebase::Tablebase;
@@ -22,7 +25,7 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(dir) = args.first().map(PathBuf::from) else {
-        eprintln!("usage: tb_probe_rate DIR [samples=N] [rounds=R] [seed=S]");
+        eprintln!("usage: tb_probe_rate DIR [samples=N] [rounds=R] [seed=S] [in_hand=H]");
         return;
     };
     let setting = |name: &str, default: u64| {
@@ -30,10 +33,11 @@ fn main() {
             .find_map(|a| a.strip_prefix(name)?.parse().ok())
             .unwrap_or(default)
     };
-    let (samples, rounds, seed) = (
+    let (samples, rounds, seed, in_hand) = (
         setting("samples=", 100_000),
         setting("rounds=", 5),
         setting("seed=", 1),
+        setting("in_hand=", 0),
     );
     let tables = Tablebase::open_recorded(&dir).expect("tables open");
     let placement = tables.placement().expect("placement layers");
@@ -42,7 +46,9 @@ fn main() {
         .statuses()
         .filter(|(_, status)| status.is_good())
         .map(|(layer, _)| layer)
+        .filter(|layer| in_hand == 0 || u64::from(layer.in_hand) == in_hand)
         .collect();
+    assert!(!layers.is_empty(), "no placement layer to draw from");
     let compressed = layers
         .iter()
         .filter(|&&l| placement.is_compressed(l))

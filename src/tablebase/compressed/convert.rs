@@ -13,6 +13,7 @@ use super::super::placement::has_capture;
 use super::super::placement::index::{Frames, Layer, PlacementIndex};
 use super::super::placement::packed::{count_codes, get, WIN};
 use super::super::placement::solve::{layers, solve_goats, TigerChildren};
+use super::super::stamp::RunStamps;
 use super::super::{TableRules, TablebaseError};
 use super::encode::encode_side;
 use super::{compressed_path, CompressedLayer, SEGMENT_VALUES};
@@ -55,7 +56,8 @@ pub fn capture_wins(rules: TableRules, layer: Layer, tigers: u32, goats: u32) ->
 /// the movement layers are copied there when absent, so `target` is a complete table set).
 /// Layers already compressed in `target` with a good checksum are kept (resumable per layer);
 /// each file is written atomically. Each layer's segments are coded on `threads` threads.
-/// Progress: one phase per layer.
+/// Progress: one phase per layer. Every file of `target` this run writes or checks whole is
+/// stamped as verified ([`RunStamps`]), so the first open after it checks nothing.
 ///
 /// # Errors
 /// Unreadable, corrupt or mismatched source files, or a failure to write.
@@ -71,8 +73,12 @@ pub fn compress_dir(
         path: target.to_path_buf(),
         source: source_error,
     })?;
+    let stamps = RunStamps::new(target);
     for captured in 0..rules.captures_to_win {
-        copy_if_absent(&layer_path(source, captured), &layer_path(target, captured))?;
+        let to = layer_path(target, captured);
+        if copy_if_absent(&layer_path(source, captured), &to)? {
+            stamps.written(&to);
+        }
     }
     let mut reports = Vec::new();
     for layer in layers(rules, 20) {
@@ -85,7 +91,7 @@ pub fn compress_dir(
         let (header, values) = open_layer(&from)?;
         check_placement_header(&from, &header, rules, layer)?;
         let source_bytes = (HEADER_LEN + values.len()) as u64;
-        if let Some(bytes) = already_compressed(&to, &header) {
+        if let Some(bytes) = already_compressed(&to, &header, &stamps) {
             log::info!("\"{}\": present, kept", to.display());
             reports.push(CompressReport {
                 layer,
@@ -119,6 +125,8 @@ pub fn compress_dir(
         let crc = super::super::file::crc32(&payload);
         let head = encode_header_as(&header, COMPRESSED_VERSION, payload.len() as u64, crc);
         write_atomic(&to, &[&head, &payload])?;
+        stamps.written(&to);
+        stamps.settle();
         reports.push(CompressReport {
             layer,
             positions,
@@ -128,27 +136,36 @@ pub fn compress_dir(
             resumed: false,
         });
     }
+    stamps.finish();
     Ok(reports)
 }
 
 /// The size of a compressed file already at `path` for the layer of `header`, when it is intact
-/// (header, checksum, tables) and made from the same values (same header counts).
-fn already_compressed(path: &Path, header: &LayerHeader) -> Option<u64> {
+/// (header, checksum, tables) and made from the same values (same header counts); such a file,
+/// read whole and checked, is stamped in `stamps`.
+fn already_compressed(path: &Path, header: &LayerHeader, stamps: &RunStamps) -> Option<u64> {
+    let read_at = std::time::SystemTime::now();
     let layer = CompressedLayer::open(path).ok()?;
     let mapped = &layer.mapped;
     check_payload(path, &mapped.values, mapped.payload_crc).ok()?;
     layer.check_tables(path).ok()?;
-    (mapped.header == *header).then_some(mapped.identity.len)
+    if mapped.header != *header {
+        return None;
+    }
+    stamps.resumed(path, &mapped.identity, read_at);
+    Some(mapped.identity.len)
 }
 
-/// Copies `from` to `to` (through a temporary file renamed into place) unless `to` exists.
-fn copy_if_absent(from: &Path, to: &Path) -> Result<(), TablebaseError> {
+/// Copies `from` to `to` (through a temporary file renamed into place) unless `to` exists;
+/// whether it copied.
+fn copy_if_absent(from: &Path, to: &Path) -> Result<bool, TablebaseError> {
     if to.exists() {
-        return Ok(());
+        return Ok(false);
     }
     let bytes =
         std::fs::read(from).map_err(|source| super::super::file::open_error(from, source))?;
-    write_atomic(to, &[&bytes])
+    write_atomic(to, &[&bytes])?;
+    Ok(true)
 }
 
 /// Reads both sides' packed values of placement layers, uncompressed or compressed (goats to

@@ -320,6 +320,44 @@ mod tests {
             assert_eq!(layer.code(i as u64), Some(value), "value {i}");
         }
         assert_eq!(layer.code(values.len() as u64), None);
+        // Read together: sets of up to 40 positions (more than one batch), near each other or
+        // anywhere, with repeats, in any order; each handed over once with its own value.
+        let mut x = 99u64;
+        let mut random = |below: u64| {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (x >> 33) % below
+        };
+        let n = values.len() as u64;
+        for round in 0..300 {
+            let count = 1 + random(40) as usize;
+            let centre = random(n);
+            let ats: Vec<u64> = (0..count)
+                .map(|_| match round % 3 {
+                    0 => random(n),
+                    _ => (centre + random(2000)).min(n - 1),
+                })
+                .collect();
+            let mut seen = vec![0u32; count];
+            layer
+                .codes_of(&ats, &mut |i, code| {
+                    assert_eq!(code, values[ats[i] as usize], "value {}", ats[i]);
+                    seen[i] += 1;
+                    true
+                })
+                .unwrap();
+            assert!(seen.iter().all(|&times| times == 1), "{seen:?}");
+            // Stopped after the first: one handed over.
+            let mut handed = 0;
+            layer.codes_of(&ats, &mut |_, _| {
+                handed += 1;
+                false
+            });
+            assert_eq!(handed, 1);
+        }
+        assert!(layer.codes_of(&[0, n], &mut |_, _| true).is_none());
+        assert!(layer.codes_of(&[], &mut |_, _| true).is_some());
         let packed = layer.decode_all().unwrap();
         for (i, &value) in values.iter().enumerate() {
             assert_eq!(packed[i / 4] >> (2 * (i % 4)) & 3, value);

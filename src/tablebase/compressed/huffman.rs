@@ -87,8 +87,6 @@ pub struct CodeTable {
     limit: [u64; MAX_CODE_LEN as usize + 1],
     /// Per length: where its symbols start in `sorted`.
     start: [u16; MAX_CODE_LEN as usize + 1],
-    /// Shortest length in use.
-    min_len: u8,
     /// Longest length in use.
     max_len: u8,
     /// Symbols ordered by code length, then symbol.
@@ -110,7 +108,6 @@ impl CodeTable {
             count[usize::from(len)] += 1;
         }
         count[0] = 0;
-        let min_len = (1..=MAX_CODE_LEN).find(|&l| count[usize::from(l)] > 0)?;
         let max_len = (1..=MAX_CODE_LEN).rfind(|&l| count[usize::from(l)] > 0)?;
         let (mut first, mut limit, mut start) = (
             [0u64; MAX_CODE_LEN as usize + 1],
@@ -153,7 +150,6 @@ impl CodeTable {
             first,
             limit,
             start,
-            min_len,
             max_len,
             sorted,
             fast,
@@ -162,25 +158,26 @@ impl CodeTable {
 
     /// The symbol whose code starts `window` (left-justified), and its length; `None` when no
     /// code matches (bits beyond an incomplete code).
-    #[inline]
+    #[inline(always)]
     pub fn decode(&self, window: u32) -> Option<(u16, u8)> {
         // The table has 2^FAST_BITS entries: the index is in bounds.
         let entry = self.fast[(window >> (32 - FAST_BITS)) as usize];
         if entry != 0 {
             return Some(((entry >> 8) as u16, entry as u8));
         }
+        // Longer than FAST_BITS: the code's length is the first length whose limit is above
+        // the window (the limits grow with the length), counted without a branch.
         let window = u64::from(window);
-        let mut len = self.min_len.max(FAST_BITS as u8 + 1);
-        while len <= self.max_len {
-            let l = usize::from(len);
-            if window < self.limit[l] {
-                let code = window >> (32 - l);
-                let at = usize::from(self.start[l]) + code.wrapping_sub(self.first[l]) as usize;
-                return self.sorted.get(at).map(|&symbol| (symbol, len));
-            }
-            len += 1;
+        let mut len = FAST_BITS as usize + 1;
+        for limit in &self.limit[FAST_BITS as usize + 1..] {
+            len += usize::from(window >= *limit);
         }
-        None
+        if len > usize::from(self.max_len) {
+            return None;
+        }
+        let code = window >> (32 - len);
+        let at = usize::from(self.start[len]) + code.wrapping_sub(self.first[len]) as usize;
+        self.sorted.get(at).map(|&symbol| (symbol, len as u8))
     }
 }
 

@@ -62,8 +62,20 @@ struct Tables {
     /// Per symbol: its halves and lengths, so a probe reads one entry per level of the pair
     /// tree.
     nodes: Vec<Node>,
+    /// Per symbol: the values it stands for (as in `nodes`, 4 bytes a symbol rather than 12,
+    /// for the walk through a block).
+    lens: Vec<u32>,
     code: CodeTable,
+    /// By the first [`SCAN_BITS`] bits of a window: the code it starts with when that code is
+    /// at most [`SCAN_BITS`] long, as `values << 17 | symbol << 5 | code length` (`values` 0
+    /// when the symbol stands for 2^15 values or more: then read from `nodes`); 0 when the code
+    /// is longer. A probe walking a block needs only how many values each symbol stands for:
+    /// one read a symbol.
+    scan: Box<[u32]>,
 }
+
+/// Bits of a window looked up at once by [`Tables::scan`] (16 KB a segment).
+const SCAN_BITS: u32 = 12;
 
 /// One symbol of a segment's dictionary, as a probe needs it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -178,6 +190,99 @@ impl CompressedLayer {
     /// out of range or the data is inconsistent.
     #[inline]
     pub fn code(&self, at: u64) -> Option<u8> {
+        let spot = self.locate(at, 0)?;
+        let tables = self.tables(spot.segment as usize)?;
+        let mut scan = self.block_scan(tables, spot)?;
+        let mut offset = spot.offset;
+        loop {
+            let (symbol, len) = scan.next()?;
+            if offset < len {
+                return descend(&tables.nodes, symbol, offset);
+            }
+            offset -= len;
+        }
+    }
+
+    /// The codes of several tigers-to-move positions (`ats`, in any order, repeats allowed),
+    /// handed to `visit(i, code)` (`i` the position's place in `ats`) block by block, so that
+    /// a block holding several of them is decoded once, up to the last of them (the
+    /// placements of one goats-to-move board share its tiger class: they lie in one class's
+    /// span of the index). Stops as soon as `visit` returns `false`. `None` when a position is
+    /// out of range or the data is inconsistent (some may have been visited by then).
+    pub fn codes_of(&self, ats: &[u64], visit: &mut dyn FnMut(usize, u8) -> bool) -> Option<()> {
+        const BATCH: usize = 32;
+        for (chunk, ats) in ats.chunks(BATCH).enumerate() {
+            // In stages, each reading one place per position, so that the memory reads of
+            // one stage (sparse index entries, block counts, blocks) are all in flight at
+            // once rather than one after another: a probe of a position costs about three
+            // reads from memory, and the placements of a board are read with as many.
+            let mut spots = [Spot::default(); BATCH];
+            for (i, &at) in ats.iter().enumerate() {
+                spots[i] = self.sparse_entry(at, (chunk * BATCH + i) as u32)?;
+            }
+            let spots = &mut spots[..ats.len()];
+            let mut touched = 0u8;
+            for spot in spots.iter() {
+                touched ^= self.count_byte(spot.segment, spot.block);
+            }
+            for spot in spots.iter_mut() {
+                *spot = self.walk(*spot)?;
+            }
+            spots.sort_unstable();
+            for spot in spots.iter() {
+                touched ^= self.block_bytes(spot.segment, spot.block);
+            }
+            std::hint::black_box(touched);
+            // The blocks, those whose first wanted value comes earliest first: when `visit`
+            // stops early, fewer codes were decoded.
+            let mut groups = [(0u32, 0u8, 0u8); BATCH];
+            let mut group_count = 0;
+            let mut start = 0;
+            while start < spots.len() {
+                let first = spots[start];
+                let same = spots[start..]
+                    .iter()
+                    .take_while(|s| (s.segment, s.block) == (first.segment, first.block))
+                    .count();
+                groups[group_count] = (first.offset, start as u8, (start + same) as u8);
+                group_count += 1;
+                start += same;
+            }
+            let groups = &mut groups[..group_count];
+            groups.sort_unstable();
+            for &(_, start, end) in groups.iter() {
+                let group = &spots[usize::from(start)..usize::from(end)];
+                let first = group[0];
+                let tables = self.tables(first.segment as usize)?;
+                let mut scan = self.block_scan(tables, first)?;
+                // The symbol read last and the values before it in the block.
+                let (mut symbol, mut len, mut before) = (0u16, 0u32, 0u32);
+                for spot in group {
+                    while spot.offset >= before + len {
+                        before += len;
+                        (symbol, len) = scan.next()?;
+                    }
+                    let code = descend(&tables.nodes, symbol, spot.offset - before)?;
+                    if !visit(spot.slot as usize, code) {
+                        return Some(());
+                    }
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// Where tigers-to-move position `at` is: its segment, block and offset in the block
+    /// (`slot` carried along); `None` when out of range or the data is inconsistent.
+    #[inline]
+    fn locate(&self, at: u64, slot: u32) -> Option<Spot> {
+        self.walk(self.sparse_entry(at, slot)?)
+    }
+
+    /// The sparse index entry before tigers-to-move position `at`: a block and an offset from
+    /// its start that may lie beyond it (see [`CompressedLayer::walk`]).
+    #[inline]
+    fn sparse_entry(&self, at: u64, slot: u32) -> Option<Spot> {
         let index = usize::try_from(at / self.segment_values).ok()?;
         let tables = self.tables(index)?;
         let segment = &self.segments[index];
@@ -187,30 +292,75 @@ impl CompressedLayer {
             return None;
         }
         let entry = tables.sparse + 8 * (local >> tables.span_log2) as usize;
-        let mut block = le_u32(bytes, entry)?;
-        let mut offset = le_u32(bytes, entry + 4)? + (local & ((1 << tables.span_log2) - 1));
+        let block = le_u32(bytes, entry)?;
+        let offset =
+            le_u32(bytes, entry + 4)?.checked_add(local & ((1 << tables.span_log2) - 1))?;
+        Some(Spot {
+            segment: u32::try_from(index).ok()?,
+            block,
+            offset,
+            slot,
+        })
+    }
+
+    /// `spot` with its offset brought inside its block, walking the block counts forward.
+    #[inline]
+    fn walk(&self, mut spot: Spot) -> Option<Spot> {
+        let tables = self.tables(spot.segment as usize)?;
+        let segment = self.segments.get(spot.segment as usize)?;
+        let bytes = self.mapped.values.get(segment.start..segment.end)?;
         loop {
-            if block >= tables.block_count {
+            if spot.block >= tables.block_count {
                 return None;
             }
-            let count = u32::from(le_u16(bytes, tables.counts + 2 * block as usize)?) + 1;
-            if offset < count {
-                break;
+            let count = u32::from(le_u16(bytes, tables.counts + 2 * spot.block as usize)?) + 1;
+            if spot.offset < count {
+                return Some(spot);
             }
-            offset -= count;
-            block += 1;
+            spot.offset -= count;
+            spot.block += 1;
         }
-        let at = tables.blocks + BLOCK_BYTES * block as usize;
-        let block_bytes = bytes.get(at..at + BLOCK_BYTES)?;
-        let mut reader = BlockReader::new(block_bytes);
-        loop {
-            let symbol = reader.next(&tables.code)?;
-            let len = tables.nodes.get(usize::from(symbol))?.len;
-            if offset < len {
-                return descend(&tables.nodes, symbol, offset);
-            }
-            offset -= len;
-        }
+    }
+
+    /// A byte of the count of `block` (0 when out of bounds): read only to have it fetched.
+    #[inline]
+    fn count_byte(&self, segment: u32, block: u32) -> u8 {
+        let Some(tables) = self.tables(segment as usize) else {
+            return 0;
+        };
+        let Some(segment) = self.segments.get(segment as usize) else {
+            return 0;
+        };
+        let at = segment.start + tables.counts + 2 * block as usize;
+        self.mapped.values.get(at).copied().unwrap_or(0)
+    }
+
+    /// The first and last bytes of `block` (0 when out of bounds): read only to have the
+    /// block fetched (it may straddle two cache lines).
+    #[inline]
+    fn block_bytes(&self, segment: u32, block: u32) -> u8 {
+        let Some(tables) = self.tables(segment as usize) else {
+            return 0;
+        };
+        let Some(segment) = self.segments.get(segment as usize) else {
+            return 0;
+        };
+        let at = segment.start + tables.blocks + BLOCK_BYTES * block as usize;
+        let values = &self.mapped.values;
+        values.get(at).copied().unwrap_or(0)
+            ^ values.get(at + BLOCK_BYTES - 1).copied().unwrap_or(0)
+    }
+
+    /// A reader of the symbols of the block of `spot`.
+    #[inline]
+    fn block_scan<'a>(&self, tables: &'a Tables, spot: Spot) -> Option<BlockScan<'a>> {
+        let segment = self.segments.get(spot.segment as usize)?;
+        let at = segment.start + tables.blocks + BLOCK_BYTES * spot.block as usize;
+        let block = self.mapped.values.get(at..at + BLOCK_BYTES)?;
+        Some(BlockScan {
+            reader: BlockReader::new(block),
+            tables,
+        })
     }
 
     /// Every tigers-to-move code, packed four to a byte as in the uncompressed files; `None`
@@ -334,6 +484,7 @@ fn read_tables(bytes: &[u8], expected_values: u64) -> Option<Tables> {
         };
     }
     let code = CodeTable::new(bytes.get(lengths..sparse)?)?;
+    let scan = scan_table(&code, &nodes);
     let mut before = 0u64;
     let mut next_entry = 0u32;
     for block in 0..block_count {
@@ -358,9 +509,65 @@ fn read_tables(bytes: &[u8], expected_values: u64) -> Option<Tables> {
         blocks,
         block_count,
         span_log2,
+        lens: nodes.iter().map(|node| node.len).collect(),
         nodes,
         code,
+        scan,
     })
+}
+
+/// The [`Tables::scan`] table of a code.
+fn scan_table(code: &CodeTable, nodes: &[Node]) -> Box<[u32]> {
+    (0..1u32 << SCAN_BITS)
+        .map(|first| match code.decode(first << (32 - SCAN_BITS)) {
+            Some((symbol, code_len)) if u32::from(code_len) <= SCAN_BITS => {
+                let values = nodes.get(usize::from(symbol)).map_or(0, |node| node.len);
+                let values = if values < 1 << 15 { values } else { 0 };
+                values << 17 | u32::from(symbol) << 5 | u32::from(code_len)
+            }
+            _ => 0,
+        })
+        .collect()
+}
+
+/// Where a tigers-to-move value is: segment, block, offset in the block (the order of
+/// decoding), and the caller's number for it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct Spot {
+    segment: u32,
+    block: u32,
+    offset: u32,
+    slot: u32,
+}
+
+/// The symbols of one block, each with the number of values it stands for.
+struct BlockScan<'a> {
+    reader: BlockReader,
+    tables: &'a Tables,
+}
+
+impl BlockScan<'_> {
+    /// The next symbol and its number of values; `None` past the block's end or on a bad code.
+    #[inline(always)]
+    fn next(&mut self) -> Option<(u16, u32)> {
+        let window = self.reader.window()?;
+        let tables = self.tables;
+        // The table has 2^SCAN_BITS entries: the index is in bounds.
+        let entry = tables.scan[(window >> (32 - SCAN_BITS)) as usize];
+        let (symbol, code_len, values) = if entry != 0 {
+            ((entry >> 5 & 0xfff) as u16, entry & 31, entry >> 17)
+        } else {
+            let (symbol, code_len) = tables.code.decode(window)?;
+            (symbol, u32::from(code_len), 0)
+        };
+        let values = if values != 0 {
+            values
+        } else {
+            *tables.lens.get(usize::from(symbol))?
+        };
+        self.reader.advance(code_len)?;
+        Some((symbol, values))
+    }
 }
 
 /// The value at `offset` (below the symbol's length) in the expansion of `symbol`.
@@ -379,33 +586,68 @@ fn descend(nodes: &[Node], mut symbol: u16, mut offset: u32) -> Option<u8> {
     Some(symbol as u8)
 }
 
-/// Reads Huffman codes from one 64-byte block, most significant bit first.
+/// Reads Huffman codes from one 64-byte block, most significant bit first, through a 64-bit
+/// buffer refilled 32 bits at a time (so the next code's bits are one shift away from the
+/// last one's: decoding a block is a chain of table reads).
 struct BlockReader {
-    /// The block and 8 zero bytes, so a window can be read at any bit.
-    bytes: [u8; BLOCK_BYTES + 8],
-    bit: usize,
+    /// The block as big-endian 32-bit words, and a zero word (the bits past the block).
+    words: [u32; BLOCK_BYTES / 4 + 1],
+    /// The next word to load into `buffer`.
+    next: usize,
+    /// Bits not yet read, left-justified.
+    buffer: u64,
+    /// Bits held in `buffer` (at least 32 after [`BlockReader::window`]).
+    held: u32,
+    /// Bits read so far.
+    read: u32,
 }
 
 impl BlockReader {
     fn new(block: &[u8]) -> BlockReader {
-        let mut bytes = [0u8; BLOCK_BYTES + 8];
-        let len = block.len().min(BLOCK_BYTES);
-        bytes[..len].copy_from_slice(&block[..len]);
-        BlockReader { bytes, bit: 0 }
+        let mut words = [0u32; BLOCK_BYTES / 4 + 1];
+        for (word, bytes) in words.iter_mut().zip(block.chunks_exact(4)) {
+            *word = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+        }
+        BlockReader {
+            buffer: u64::from(words[0]) << 32 | u64::from(words[1]),
+            words,
+            next: 2,
+            held: 64,
+            read: 0,
+        }
     }
 
     /// The next symbol; `None` past the block's end or on a bad code.
     #[inline]
     fn next(&mut self, code: &CodeTable) -> Option<u16> {
-        let byte = self.bit / 8;
-        if byte >= BLOCK_BYTES {
+        let (symbol, len) = code.decode(self.window()?)?;
+        self.advance(u32::from(len))?;
+        Some(symbol)
+    }
+
+    /// The next 32 bits, left-justified (zeros past the block); `None` at the block's end.
+    #[inline(always)]
+    fn window(&mut self) -> Option<u32> {
+        if self.read >= 8 * BLOCK_BYTES as u32 {
             return None;
         }
-        let word = u64::from_be_bytes(self.bytes[byte..byte + 8].try_into().ok()?);
-        let window = ((word << (self.bit % 8)) >> 32) as u32;
-        let (symbol, len) = code.decode(window)?;
-        self.bit += usize::from(len);
-        (self.bit <= 8 * BLOCK_BYTES).then_some(symbol)
+        if self.held < 32 {
+            let word = self.words.get(self.next).copied().unwrap_or(0);
+            self.buffer |= u64::from(word) << (32 - self.held);
+            self.held += 32;
+            self.next += 1;
+        }
+        Some((self.buffer >> 32) as u32)
+    }
+
+    /// Moves past a code of `len` bits (at most 32, after [`BlockReader::window`]); `None`
+    /// when it ran past the block's end.
+    #[inline(always)]
+    fn advance(&mut self, len: u32) -> Option<()> {
+        self.held = self.held.checked_sub(len)?;
+        self.buffer = self.buffer.checked_shl(len)?;
+        self.read += len;
+        (self.read <= 8 * BLOCK_BYTES as u32).then_some(())
     }
 }
 

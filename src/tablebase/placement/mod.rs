@@ -393,6 +393,14 @@ impl PlacementTables {
         } else {
             None
         };
+        if let Some(OpenLayer {
+            file: LayerFile::Compressed(compressed),
+            index,
+            ..
+        }) = open
+        {
+            return self.derive_goats_compressed(below, compressed, index, class, goats);
+        }
         let mut best = Wdl::Loss;
         let mut empties = FULL & !(points.tigers | goats);
         while empties != 0 {
@@ -413,6 +421,46 @@ impl PlacementTables {
             }
         }
         Some(best)
+    }
+
+    /// As [`PlacementTables::derive_goats`] when the placements are in the compressed layer
+    /// `below` (`goats` in the frame of `class`'s representative): their values are read
+    /// together ([`CompressedLayer::codes_of`]), a block holding several decoded once, until a
+    /// tigers' loss (a goats' win) is met.
+    fn derive_goats_compressed(
+        &self,
+        below: Layer,
+        compressed: &CompressedLayer,
+        index: &PlacementIndex,
+        class: usize,
+        goats: u32,
+    ) -> Option<Wdl> {
+        let points = &Frames::get().classes[class];
+        let mut children = [0u64; super::symmetry::NON_TIGER_POINTS];
+        let mut count = 0;
+        let mut empties = FULL & !(points.tigers | goats);
+        while empties != 0 {
+            let point = empties & empties.wrapping_neg();
+            empties ^= point;
+            let child = goats | point;
+            // A don't-care placement (the tigers capture to win) is a tigers' win: it does not
+            // raise the goats' best.
+            if !capture_wins(self.rules, below, points.tigers, child) {
+                *children.get_mut(count)? = index.encode_in_class(class, points, child);
+                count += 1;
+            }
+        }
+        let (mut best, mut valid) = (Wdl::Loss, true);
+        compressed.codes_of(&children[..count], &mut |_, code| {
+            match packed::wdl_of(code) {
+                Some(Wdl::Loss) => best = Wdl::Win,
+                Some(Wdl::Draw) => best = Wdl::Draw,
+                Some(Wdl::Win) => {}
+                None => valid = false,
+            }
+            valid && best != Wdl::Win
+        })?;
+        valid.then_some(best)
     }
 }
 
