@@ -355,3 +355,88 @@ fn drawn_placement_roots_keep_the_draw_under_both_rules() {
         checked += 1;
     }
 }
+
+/// Whether, after `mv`, the opponent can end the game by repetition, counted through `Game`:
+/// a reply that repeats, or a drawing reply after which every drawing move repeats.
+fn opponent_can_repeat(game: &Game, mv: Move) -> bool {
+    let mut after = game.clone();
+    after.play(mv).unwrap();
+    let repeats = |game: &Game, mv: Move| {
+        let mut next = game.clone();
+        next.play(mv).unwrap();
+        next.is_repetition_draw()
+    };
+    after.legal_moves().iter().any(|&reply| {
+        if repeats(&after, reply) {
+            return true;
+        }
+        let mut next = after.clone();
+        next.play(reply).unwrap();
+        if next.outcome().is_some() || !keeps_draw(&after, reply) {
+            return false;
+        }
+        let ours = drawing_moves(&next);
+        !ours.is_empty() && ours.iter().all(|&mv| repeats(&next, mv))
+    })
+}
+
+#[test]
+fn under_draw_a_drawn_root_leaves_the_opponent_no_repetition_while_it_can() {
+    let rules = rules(Repetition::Draw);
+    let mut rng = StdRng::seed_from_u64(2309);
+    let (mut filtered, mut all_open) = (0, 0);
+    for start in sample(2309, 200, |_, value| value.wdl == Wdl::Draw) {
+        // Random quiet drawing moves, so that the history holds states to come back to.
+        let mut game = Game::new(start, rules);
+        for _ in 0..rng.random_range(2..10) {
+            let quiet: Vec<Move> = drawing_moves(&game)
+                .into_iter()
+                .filter(|mv| !mv.is_capture())
+                .collect();
+            if quiet.is_empty() || !is_table_draw(&game) {
+                break;
+            }
+            game.play(quiet[rng.random_range(0..quiet.len())]).unwrap();
+            if !is_table_draw(&game) {
+                break;
+            }
+            let draws: Vec<Move> = drawing_moves(&game)
+                .into_iter()
+                .filter(|&mv| {
+                    let mut after = game.clone();
+                    after.play(mv).unwrap();
+                    !after.is_repetition_draw()
+                })
+                .collect();
+            let (open, closed): (Vec<Move>, Vec<Move>) = draws
+                .iter()
+                .partition(|&&mv| opponent_can_repeat(&game, mv));
+            if open.is_empty() {
+                continue;
+            }
+            let chosen: Vec<Move> = pressing_moves(tables(), &game, &drawing_moves(&game))
+                .into_iter()
+                .map(|(mv, _)| mv)
+                .collect();
+            if closed.is_empty() {
+                assert_eq!(
+                    chosen, open,
+                    "every move lets the opponent repeat in {game:?}"
+                );
+                all_open += 1;
+            } else {
+                assert_eq!(
+                    chosen,
+                    closed,
+                    "a repetition left open in {}",
+                    game.position()
+                );
+                filtered += 1;
+            }
+        }
+    }
+    assert!(
+        filtered >= 5 && all_open >= 1,
+        "{filtered} filtered, {all_open} all open"
+    );
+}

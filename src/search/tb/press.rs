@@ -9,7 +9,9 @@
 //!
 //! - **Repetition `draw`**: a move that ends the game by repetition is left out while another
 //!   drawing move remains (it would end the game at once, giving the opponent no chance to
-//!   err). A move that leaves the opponent few replies keeping the draw among replies that lose
+//!   err), and so is a move that lets the opponent end it by repetition (a reply that repeats,
+//!   or a drawing reply after which our only drawing moves repeat) while a drawing move that
+//!   does not remains: an opponent that cannot win takes such a draw. A move that leaves the opponent few replies keeping the draw among replies that lose
 //!   earns [`PRESS_DRAW`] divided by the number of drawing replies: the fewer ways out, the
 //!   likelier a fallible opponent misses them.
 //! - **Repetition `forbid`** (movement phase): table draws are not results there: the side that
@@ -49,6 +51,7 @@ pub fn pressing_moves(tables: &Tablebase, game: &Game, draws: &[Move]) -> Vec<(M
     let forbid =
         game.rules().repetition == Repetition::Forbid && !game.position().is_placement_phase();
     let mut pressing = Vec::with_capacity(draws.len());
+    let mut opening_a_repetition = Vec::new();
     let mut repeating = Vec::new();
     for &mv in draws {
         let mut after = game.clone();
@@ -64,13 +67,46 @@ pub fn pressing_moves(tables: &Tablebase, game: &Game, draws: &[Move]) -> Vec<(M
         } else {
             draw_press(tables, &after)
         };
-        pressing.push((mv, bias));
+        if !forbid && can_repeat(tables, &after) {
+            opening_a_repetition.push((mv, bias));
+        } else {
+            pressing.push((mv, bias));
+        }
     }
-    if pressing.is_empty() {
-        repeating
-    } else {
-        pressing
-    }
+    [pressing, opening_a_repetition, repeating]
+        .into_iter()
+        .find(|moves| !moves.is_empty())
+        .unwrap_or_default()
+}
+
+/// Whether the opponent, to move in `after`, can end the game by repetition: with a reply
+/// that repeats, or with a drawing reply after which the mover's only drawing moves repeat.
+fn can_repeat(tables: &Tablebase, after: &Game) -> bool {
+    after.legal_moves().iter().any(|&reply| {
+        let mut next = after.clone();
+        if next.play(reply).is_err() {
+            return false;
+        }
+        if next.is_repetition_draw() {
+            return true;
+        }
+        if next.outcome().is_some() || !keeps_draw(tables, after, reply) {
+            return false;
+        }
+        let mut repeats = false;
+        for &ours in next.legal_moves().iter() {
+            let mut last = next.clone();
+            if last.play(ours).is_err() {
+                continue;
+            }
+            if last.is_repetition_draw() {
+                repeats = true;
+            } else if keeps_draw(tables, &next, ours) {
+                return false;
+            }
+        }
+        repeats
+    })
 }
 
 /// Whether `reply` keeps the table draw for its mover in `game` (a reply the tables do not
