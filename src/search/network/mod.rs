@@ -12,6 +12,7 @@
 //! every shape's table in [`shape::SHAPES`] order), one `i16` bias per bucket, and the CRC-32 of
 //! everything before it.
 
+pub mod rows;
 pub mod shape;
 
 use std::fmt;
@@ -19,7 +20,8 @@ use std::sync::OnceLock;
 
 use super::score::Value;
 use crate::{Position, Rules};
-use shape::{bucket, bucket_len, cells, instances, table_offsets, tuple_index, BUCKETS};
+use rows::RowDigits;
+use shape::{bucket, bucket_len, instances, table_offsets, tuple_index, BUCKETS};
 
 /// First line of a network file.
 pub const MAGIC: &str = "baghchal n-tuple network v1";
@@ -58,6 +60,8 @@ struct Tuple {
 pub struct Network {
     header: String,
     tuples: Vec<Tuple>,
+    /// The tuples' entries read from the bitboards (the fast path of [`Network::evaluate`]).
+    rows: RowDigits,
     /// Entries of one bucket's folded tables.
     bucket_entries: usize,
     /// `[bucket][entry]`, quarter goat units.
@@ -184,9 +188,15 @@ impl Network {
                 }
             }
         }
+        let sets: Vec<(&[u8], usize)> = tuples
+            .iter()
+            .map(|t| (&t.squares[..usize::from(t.len)], t.offset as usize))
+            .collect();
+        let rows = RowDigits::new(&sets);
         Network {
             header: header.to_string(),
             tuples,
+            rows,
             bucket_entries,
             tables,
             bias: stored.bias.iter().map(|&b| i32::from(b)).collect(),
@@ -201,16 +211,32 @@ impl Network {
     /// The network's value of `position` from the side to move's view, in goat units.
     #[inline]
     pub fn evaluate(&self, position: &Position, rules: &Rules) -> Value {
-        let cells = cells(position);
+        let b = bucket(position, rules);
+        let table = &self.tables[b * self.bucket_entries..(b + 1) * self.bucket_entries];
+        let entries = self
+            .rows
+            .entries(position.goats().0, position.tigers().0);
+        let mut sum = self.bias[b];
+        for &entry in &entries.0 {
+            sum += i32::from(table[usize::from(entry)]);
+        }
+        (sum / QUANTUM).clamp(-LIMIT, LIMIT)
+    }
+
+    /// [`Network::evaluate`] computed square by square (the reference its fast path is
+    /// tested against).
+    #[cfg(test)]
+    fn evaluate_by_squares(&self, position: &Position, rules: &Rules) -> Value {
+        let cells = shape::cells(position);
         let b = bucket(position, rules);
         let table = &self.tables[b * self.bucket_entries..(b + 1) * self.bucket_entries];
         let mut sum = self.bias[b];
         for tuple in &self.tuples {
-            let mut index = 0usize;
-            for &square in tuple.squares[..usize::from(tuple.len)].iter().rev() {
-                index = index * 3 + usize::from(cells[usize::from(square)]);
-            }
-            sum += i32::from(table[tuple.offset as usize + index]);
+            let squares: Vec<usize> = tuple.squares[..usize::from(tuple.len)]
+                .iter()
+                .map(|&s| usize::from(s))
+                .collect();
+            sum += i32::from(table[tuple.offset as usize + tuple_index(&cells, &squares)]);
         }
         (sum / QUANTUM).clamp(-LIMIT, LIMIT)
     }
@@ -296,7 +322,7 @@ mod tests {
             }
             let position = game.position();
             let b = bucket(position, &rules);
-            let cells = cells(position);
+            let cells = shape::cells(position);
             let weights = &stored.weights[b * bucket_len()..];
             let mut sum = i32::from(stored.bias[b]);
             for image in &images {
@@ -309,6 +335,81 @@ mod tests {
                 "{position}"
             );
         }
+    }
+
+    /// A position with pieces on random squares: four tigers, 0 to 20 goats, the other goats
+    /// split at random between hand and captured, either side to move.
+    fn random_board(rng: &mut impl rand::Rng) -> Position {
+        use crate::{Bitboard, Side};
+        use rand::seq::SliceRandom;
+        let mut squares: Vec<u32> = (0..25).collect();
+        squares.shuffle(rng);
+        let on_board = rng.random_range(0..=20);
+        let bits = |squares: &[u32]| Bitboard(squares.iter().map(|s| 1 << s).sum());
+        let captured = rng.random_range(0..=20 - on_board);
+        let in_hand = 20 - on_board - captured;
+        let side = if in_hand == 20 || rng.random_bool(0.5) {
+            Side::Goats
+        } else {
+            Side::Tigers
+        };
+        Position::from_parts(
+            bits(&squares[..4]),
+            bits(&squares[4..4 + usize::from(on_board)]),
+            side,
+            in_hand,
+            captured,
+        )
+        .unwrap()
+    }
+
+    /// The fast path (indices from the bitboards) gives the square-by-square value on random
+    /// boards and positions of random games, for the embedded network and for random weights
+    /// large enough that folded entries saturate, under both tigers' winning counts.
+    #[test]
+    fn fast_path_matches_square_by_square() {
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(27);
+        let n = BUCKETS * bucket_len();
+        let random = StoredWeights {
+            weights: (0..n).map(|_| rng.random_range(-20_000..=20_000)).collect(),
+            bias: (0..BUCKETS).map(|_| rng.random_range(-3000..=3000)).collect(),
+        };
+        let random = Network::from_weights(&random, "");
+        let mut positions: Vec<Position> = (0..3000).map(|_| random_board(&mut rng)).collect();
+        for _ in 0..300 {
+            let mut game = crate::Game::startpos(Rules::default());
+            for _ in 0..rng.random_range(0..80) {
+                let moves = game.legal_moves();
+                if game.outcome().is_some() || moves.is_empty() {
+                    break;
+                }
+                game.play_unchecked(moves[rng.random_range(0..moves.len())]);
+                positions.push(*game.position());
+            }
+        }
+        let mut distinct_values = std::collections::HashSet::new();
+        for rules in [
+            Rules::default(),
+            Rules {
+                captures_to_win: 3,
+                ..Rules::default()
+            },
+        ] {
+            for position in &positions {
+                for network in [embedded(), &random] {
+                    let value = network.evaluate(position, &rules);
+                    assert_eq!(
+                        value,
+                        network.evaluate_by_squares(position, &rules),
+                        "{position}"
+                    );
+                    distinct_values.insert(value);
+                }
+            }
+        }
+        assert!(distinct_values.len() > 1000, "{}", distinct_values.len());
     }
 
     /// The board's symmetries share the tables: mirrored positions evaluate alike.
