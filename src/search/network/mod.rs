@@ -47,7 +47,7 @@ impl fmt::Display for NetworkError {
 
 impl std::error::Error for NetworkError {}
 
-/// One point set read at inference: its squares and where its folded table starts.
+/// One point set of the folded tables: its squares and where its table starts.
 #[derive(Clone, Debug)]
 struct Tuple {
     squares: [u8; 6],
@@ -59,7 +59,6 @@ struct Tuple {
 #[derive(Clone, Debug)]
 pub struct Network {
     header: String,
-    tuples: Vec<Tuple>,
     /// The tuples' entries read from the bitboards (the fast path of [`Network::evaluate`]).
     rows: RowDigits,
     /// Entries of one bucket's folded tables.
@@ -67,6 +66,21 @@ pub struct Network {
     /// `[bucket][entry]`, quarter goat units.
     tables: Vec<i16>,
     bias: Vec<i32>,
+}
+
+/// The parts of one evaluation ([`Network::parts`]), goat units, side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Parts {
+    /// The phase bucket whose tables were read ([`shape::bucket`]).
+    pub bucket: usize,
+    /// The tuples' entries summed.
+    pub tuples: Value,
+    /// The bucket's bias.
+    pub bias: Value,
+    /// The expected result for the side to move (0 loss, 1/2 draw, 1 win) of the value.
+    pub expected: f64,
+    /// The value ([`Network::evaluate`]): the sum of the two, held within [`LIMIT`].
+    pub value: Value,
 }
 
 /// Weights as stored: per bucket, every shape's table, and one bias per bucket.
@@ -163,28 +177,40 @@ impl Network {
             bucket_entries += 3usize.pow(len as u32);
             folds.push(instance);
         }
+        // For each point set, each of its images and each entry: where that image reads in a
+        // bucket's weights (the same in every bucket).
+        let reads: Vec<Vec<Vec<usize>>> = folds
+            .iter()
+            .map(|instance| {
+                let entries = 3usize.pow(instance.squares.len() as u32);
+                let image_reads = |image: &shape::Image| -> Vec<usize> {
+                    (0..entries)
+                        .map(|entry| {
+                            let mut cells = [0u8; 25];
+                            let mut rest = entry;
+                            for &square in &instance.squares {
+                                cells[square] = (rest % 3) as u8;
+                                rest /= 3;
+                            }
+                            offsets[image.shape] + tuple_index(&cells, &image.squares)
+                        })
+                        .collect()
+                };
+                instance.images.iter().map(image_reads).collect()
+            })
+            .collect();
         let mut tables = vec![0i16; BUCKETS * bucket_entries];
         for b in 0..BUCKETS {
             let weights = &stored.weights[b * per_bucket..(b + 1) * per_bucket];
             let table = &mut tables[b * bucket_entries..(b + 1) * bucket_entries];
-            for (tuple, instance) in tuples.iter().zip(&folds) {
-                for entry in 0..3usize.pow(u32::from(tuple.len)) {
-                    let mut cells = [0u8; 25];
-                    let mut rest = entry;
-                    for &square in &instance.squares {
-                        cells[square] = (rest % 3) as u8;
-                        rest /= 3;
-                    }
-                    let sum: i32 = instance
-                        .images
+            for (tuple, images) in tuples.iter().zip(&reads) {
+                let folded = &mut table[tuple.offset as usize..][..images[0].len()];
+                for (entry, slot) in folded.iter_mut().enumerate() {
+                    let sum: i32 = images
                         .iter()
-                        .map(|image| {
-                            let index = tuple_index(&cells, &image.squares);
-                            i32::from(weights[offsets[image.shape] + index])
-                        })
+                        .map(|read| i32::from(weights[read[entry]]))
                         .sum();
-                    table[tuple.offset as usize + entry] =
-                        sum.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+                    *slot = sum.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
                 }
             }
         }
@@ -195,7 +221,6 @@ impl Network {
         let rows = RowDigits::new(&sets);
         Network {
             header: header.to_string(),
-            tuples,
             rows,
             bucket_entries,
             tables,
@@ -212,33 +237,33 @@ impl Network {
     #[inline]
     pub fn evaluate(&self, position: &Position, rules: &Rules) -> Value {
         let b = bucket(position, rules);
-        let table = &self.tables[b * self.bucket_entries..(b + 1) * self.bucket_entries];
-        let entries = self
-            .rows
-            .entries(position.goats().0, position.tigers().0);
-        let mut sum = self.bias[b];
-        for &entry in &entries.0 {
-            sum += i32::from(table[usize::from(entry)]);
-        }
-        (sum / QUANTUM).clamp(-LIMIT, LIMIT)
+        ((self.bias[b] + self.tuple_sum(b, position)) / QUANTUM).clamp(-LIMIT, LIMIT)
     }
 
-    /// [`Network::evaluate`] computed square by square (the reference its fast path is
-    /// tested against).
-    #[cfg(test)]
-    fn evaluate_by_squares(&self, position: &Position, rules: &Rules) -> Value {
-        let cells = shape::cells(position);
-        let b = bucket(position, rules);
+    /// The sum of the tuples' entries of `position` in bucket `b`, in quarter goat units.
+    #[inline]
+    fn tuple_sum(&self, b: usize, position: &Position) -> i32 {
         let table = &self.tables[b * self.bucket_entries..(b + 1) * self.bucket_entries];
-        let mut sum = self.bias[b];
-        for tuple in &self.tuples {
-            let squares: Vec<usize> = tuple.squares[..usize::from(tuple.len)]
-                .iter()
-                .map(|&s| usize::from(s))
-                .collect();
-            sum += i32::from(table[tuple.offset as usize + tuple_index(&cells, &squares)]);
+        let entries = self.rows.entries(position.goats().0, position.tigers().0);
+        entries
+            .0
+            .iter()
+            .map(|&entry| i32::from(table[usize::from(entry)]))
+            .sum()
+    }
+
+    /// [`Network::evaluate`] in parts, for the protocol's `eval`.
+    pub fn parts(&self, position: &Position, rules: &Rules) -> Parts {
+        let bucket = bucket(position, rules);
+        let tuples = self.tuple_sum(bucket, position);
+        let value = self.evaluate(position, rules);
+        Parts {
+            bucket,
+            tuples: tuples / QUANTUM,
+            bias: self.bias[bucket] / QUANTUM,
+            expected: 1.0 / (1.0 + (-f64::from(value) / UNITS_PER_LOGIT).exp()),
+            value,
         }
-        (sum / QUANTUM).clamp(-LIMIT, LIMIT)
     }
 }
 
@@ -337,6 +362,21 @@ mod tests {
         }
     }
 
+    /// [`Network::evaluate`] computed square by square from the point sets of
+    /// [`shape::instances`] (the reference its fast path is tested against).
+    fn evaluate_by_squares(network: &Network, position: &Position, rules: &Rules) -> Value {
+        let cells = shape::cells(position);
+        let b = bucket(position, rules);
+        let table = &network.tables[b * network.bucket_entries..(b + 1) * network.bucket_entries];
+        let mut sum = network.bias[b];
+        let mut offset = 0;
+        for instance in instances() {
+            sum += i32::from(table[offset + tuple_index(&cells, &instance.squares)]);
+            offset += 3usize.pow(instance.squares.len() as u32);
+        }
+        (sum / QUANTUM).clamp(-LIMIT, LIMIT)
+    }
+
     /// A position with pieces on random squares: four tigers, 0 to 20 goats, the other goats
     /// split at random between hand and captured, either side to move.
     fn random_board(rng: &mut impl rand::Rng) -> Position {
@@ -374,7 +414,9 @@ mod tests {
         let n = BUCKETS * bucket_len();
         let random = StoredWeights {
             weights: (0..n).map(|_| rng.random_range(-20_000..=20_000)).collect(),
-            bias: (0..BUCKETS).map(|_| rng.random_range(-3000..=3000)).collect(),
+            bias: (0..BUCKETS)
+                .map(|_| rng.random_range(-3000..=3000))
+                .collect(),
         };
         let random = Network::from_weights(&random, "");
         let mut positions: Vec<Position> = (0..3000).map(|_| random_board(&mut rng)).collect();
@@ -402,7 +444,7 @@ mod tests {
                     let value = network.evaluate(position, &rules);
                     assert_eq!(
                         value,
-                        network.evaluate_by_squares(position, &rules),
+                        evaluate_by_squares(network, position, &rules),
                         "{position}"
                     );
                     distinct_values.insert(value);
