@@ -2,7 +2,8 @@
 //! Buro's Logistello: the sum of one table entry per tuple of points, indexed by the tuple's
 //! contents, with one set of tables per phase bucket ([`shape`]). Its output is a logit of the
 //! expected result for the side to move, stored in quarter goat units on the classic
-//! evaluation's scale (a logit of 0.003 per goat unit, [`UNITS_PER_LOGIT`]).
+//! evaluation's scale (a logit of 0.003 per goat unit, [`UNITS_PER_LOGIT`]). The tuples' indices
+//! are read from the bitboards a board row at a time ([`rows`]).
 //!
 //! The weights are embedded (`network.bin`, written by `tools/network_train.rs` with the command
 //! in its header) and checked when first used; a corrupt file is refused, never read.
