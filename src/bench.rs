@@ -76,7 +76,7 @@ pub struct BenchSpec {
     /// The positions.
     pub positions: BenchPositions,
     /// The static evaluation (not a bench argument: the protocol's `bench` takes the `Eval`
-    /// option's).
+    /// option's, the command line's `baghchal bench` its `--eval`).
     pub evaluation: Evaluation,
 }
 

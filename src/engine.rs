@@ -9,7 +9,7 @@ use std::thread::JoinHandle;
 use crate::game::Followed;
 use crate::{Game, Move, Outcome, Position};
 
-use crate::search::eval::{terms, TERM_NAMES};
+use crate::search::eval::terms;
 use crate::search::node_clock::NodeClock;
 use crate::search::params::Params;
 use crate::search::skill::Skill;
@@ -398,8 +398,7 @@ impl Engine {
     /// The static evaluation of the current position, broken into named terms (side to move's
     /// view, 100 = one goat), the total last.
     pub fn eval_terms(&self) -> Vec<(&'static str, i32)> {
-        let values = terms(self.game.position(), self.game.rules(), &self.params);
-        TERM_NAMES.iter().copied().zip(values).collect()
+        terms(self.game.position(), self.game.rules(), &self.params)
     }
 }
 

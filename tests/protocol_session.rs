@@ -292,9 +292,9 @@ fn eval_prints_terms_with_the_total_last() {
     );
 }
 
-/// `Eval network` switches the evaluation to the pattern network: the features' shares vanish,
-/// the total is the built-in network's value, and `Eval classic` brings the features back. A bad
-/// value is refused.
+/// `Eval network` switches the evaluation to the pattern network: the features give way to the
+/// network's parts (bucket, tuples, bias, expected result), the total is the built-in network's
+/// value, and `Eval classic` brings the features back. A bad value is refused.
 #[test]
 fn eval_option_chooses_the_network_or_the_features() {
     let (mut session, out) = session();
@@ -306,10 +306,21 @@ fn eval_option_chooses_the_network_or_the_features() {
     let classic = send(&mut session, &out, "eval");
     assert!(send(&mut session, &out, "setoption name Eval value network").is_empty());
     let network = send(&mut session, &out, "eval");
-    assert!(network[..network.len() - 1]
-        .iter()
-        .all(|l| l.ends_with(" 0")));
     let position: baghchal::Position = "T3T/5/5/1G3/T3T t 19 0".parse().unwrap();
+    let parts = baghchal::search::network::embedded().parts(&position, &Default::default());
+    assert_eq!(
+        network,
+        [
+            format!("eval bucket {}", parts.bucket),
+            format!("eval tuples {}", parts.tuples),
+            format!("eval bias {}", parts.bias),
+            format!(
+                "eval expected_permille {}",
+                (parts.expected * 1000.0).round()
+            ),
+            format!("eval total {}", parts.value),
+        ]
+    );
     let expected = baghchal::search::network::embedded().evaluate(&position, &Default::default());
     assert_eq!(total(&network), expected, "{network:?}");
     assert_ne!(total(&network), total(&classic));

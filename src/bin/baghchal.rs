@@ -5,8 +5,10 @@ use baghchal::bench::{
     MAX_BENCH_DEPTH,
 };
 use baghchal::cli::RulesArgs;
+use baghchal::engine::Evaluation;
 use baghchal::protocol::{self, report::bench_lines};
 use baghchal::{divide, Game, Move, Position};
+use clap::builder::PossibleValuesParser;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -39,11 +41,16 @@ enum Command {
     },
     /// Search a fixed set of positions at a fixed depth; prints `<N> nodes` and `<N> nps` (the node
     /// count is the same on every run). Takes Stockfish's arguments: `bench [hash] [threads]
-    /// [limit] [default|<position file>] [depth|nodes|movetime]`.
+    /// [limit] [default|<position file>] [depth|nodes|movetime]`, and `--eval network` for the
+    /// pattern network.
     Bench {
         /// Search depth (default: the bench's own depth); the same as the third argument.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BENCH_DEPTH)))]
         depth: Option<u32>,
+        /// The static evaluation, as the protocol's `Eval` option.
+        #[arg(long, default_value = Evaluation::default().name(),
+              value_parser = PossibleValuesParser::new(Evaluation::ALL.map(Evaluation::name)))]
+        eval: String,
         /// hash (MB), threads, limit, positions (`default` or a file), limit type.
         #[arg(num_args = 0..=5)]
         args: Vec<String>,
@@ -55,9 +62,11 @@ enum Command {
     },
 }
 
-fn run_bench_command(depth: Option<u32>, args: &[String]) -> Result<(), String> {
+fn run_bench_command(depth: Option<u32>, eval: &str, args: &[String]) -> Result<(), String> {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let mut spec = BenchSpec::parse(&args)?;
+    spec.evaluation =
+        Evaluation::from_name(eval).ok_or_else(|| format!("unknown evaluation \"{eval}\""))?;
     if let Some(depth) = depth {
         if args.len() > 2 {
             return Err("give the depth either as --depth or as the third argument".into());
@@ -140,7 +149,7 @@ fn main() -> ExitCode {
         Some(Command::Tb { command }) => {
             baghchal::tablebase::cli::run(command, &mut std::io::stdout().lock())
         }
-        Some(Command::Bench { depth, args }) => run_bench_command(depth, &args),
+        Some(Command::Bench { depth, eval, args }) => run_bench_command(depth, &eval, &args),
         None => {
             protocol::run();
             Ok(())

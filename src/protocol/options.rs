@@ -311,14 +311,10 @@ impl Settings {
                 };
                 set(&mut engine.strategy, strategy)
             }
-            ("Eval", Value::Combo(word)) => {
-                let evaluation = if word == "network" {
-                    Evaluation::Network
-                } else {
-                    Evaluation::Classic
-                };
-                set(&mut engine.evaluation, evaluation)
-            }
+            ("Eval", Value::Combo(word)) => set(
+                &mut engine.evaluation,
+                Evaluation::from_name(word).unwrap_or_default(),
+            ),
             ("Seed", Value::Spin(n)) => set(&mut engine.seed, n as u64),
             ("Skill Level", Value::Spin(n)) => set(&mut engine.skill_level, n),
             ("UCI_LimitStrength", Value::Check(on)) => set(&mut engine.limit_strength, on),

@@ -232,14 +232,24 @@ fn weighted(features: &Features, in_hand: Value, weights: &Weights) -> Value {
     sum / Value::from(TOTAL_GOATS)
 }
 
-/// The evaluation terms from the side to move's view, the total last (same order as
-/// [`TERM_NAMES`]). With the pattern network on, only the total is given (the features have no
-/// share in it).
-pub fn terms(position: &Position, rules: &Rules, params: &Params) -> [Value; TERM_COUNT] {
+/// The evaluation terms from the side to move's view, the total last, as the protocol's `eval`
+/// prints them: the weighted features ([`TERM_NAMES`]), or with the pattern network on its
+/// parts ([`network::Parts`]): `bucket` (the phase bucket read), `tuples` and `bias` (goat
+/// units, each rounded on its own), `expected_permille` (the expected result for the side to
+/// move, per mille) and `total`.
+pub fn terms(position: &Position, rules: &Rules, params: &Params) -> Vec<(&'static str, Value)> {
     if params.network != 0 {
-        let mut out = [0; TERM_COUNT];
-        out[FEATURE_COUNT] = evaluate(position, rules, params);
-        return out;
+        let parts = network::embedded().parts(position, rules);
+        return vec![
+            ("bucket", parts.bucket as Value),
+            ("tuples", parts.tuples),
+            ("bias", parts.bias),
+            (
+                "expected_permille",
+                (parts.expected * 1000.0).round() as Value,
+            ),
+            ("total", parts.value),
+        ];
     }
     let features = features(position, rules);
     let in_hand = Value::from(position.goats_in_hand());
@@ -254,7 +264,7 @@ pub fn terms(position: &Position, rules: &Rules, params: &Params) -> [Value; TER
             sign * value * phase_weight(&params.weights, i, in_hand) / Value::from(TOTAL_GOATS);
     }
     out[FEATURE_COUNT] = sign * weighted(&features, in_hand, &params.weights);
-    out
+    TERM_NAMES.into_iter().zip(out).collect()
 }
 
 /// The static evaluation from the side to move's view: the weighted features, or the pattern
@@ -385,12 +395,47 @@ mod tests {
     fn terms_sum_to_total() {
         let p = position("T3T/1GGG1/1G1G1/1GGG1/T3T t 12 0");
         let t = terms(&p, &Rules::default(), &Params::default());
+        let names: Vec<&str> = t.iter().map(|&(name, _)| name).collect();
+        assert_eq!(names, TERM_NAMES);
         // Each term is rounded on its own, so the sum may differ by the rounding.
-        let sum = t[..TERM_COUNT - 1].iter().sum::<Value>();
+        let sum = t[..TERM_COUNT - 1].iter().map(|&(_, v)| v).sum::<Value>();
         assert!(
-            (sum - t[TERM_COUNT - 1]).abs() < FEATURE_COUNT as Value,
+            (sum - t[TERM_COUNT - 1].1).abs() < FEATURE_COUNT as Value,
             "{t:?}"
         );
-        assert_eq!(t.len(), TERM_NAMES.len());
+        assert_eq!(
+            t[TERM_COUNT - 1].1,
+            evaluate(&p, &Rules::default(), &Params::default())
+        );
+    }
+
+    /// With the network on, the terms are its parts: the bucket it read, tuples and bias that
+    /// add up to the total (up to rounding), and the expected result of the total.
+    #[test]
+    fn network_terms_are_its_parts() {
+        let rules = Rules::default();
+        let params = Params {
+            network: 1,
+            ..Params::default()
+        };
+        for text in [
+            "T3T/1GGG1/1G1G1/1GGG1/T3T t 12 0",
+            "T3T/5/5/5/T3T g 20 0",
+            "GGGGT/GT1TG/GG1GG/G1GGG/TGGG1 g 0 3",
+        ] {
+            let p = position(text);
+            let t = terms(&p, &rules, &params);
+            let names: Vec<&str> = t.iter().map(|&(name, _)| name).collect();
+            assert_eq!(
+                names,
+                ["bucket", "tuples", "bias", "expected_permille", "total"]
+            );
+            let total = evaluate(&p, &rules, &params);
+            assert_eq!(t[4].1, total);
+            assert_eq!(t[0].1 as usize, network::shape::bucket(&p, &rules));
+            assert!((t[1].1 + t[2].1 - total).abs() <= 1, "{t:?}");
+            let expected = 1000.0 / (1.0 + (-f64::from(total) * 0.003).exp());
+            assert!((f64::from(t[3].1) - expected).abs() <= 1.0, "{t:?}");
+        }
     }
 }

@@ -183,6 +183,11 @@ impl Evaluation {
     /// Every evaluation, in the order the protocol lists them.
     pub const ALL: [Evaluation; 2] = [Evaluation::Classic, Evaluation::Network];
 
+    /// The evaluation named `name` ([`Evaluation::name`]).
+    pub fn from_name(name: &str) -> Option<Evaluation> {
+        Evaluation::ALL.into_iter().find(|e| e.name() == name)
+    }
+
     /// `classic` or `network`.
     pub const fn name(self) -> &'static str {
         match self {

@@ -57,6 +57,10 @@ impl Params {
     /// These settings with `evaluation` as the static evaluation.
     pub fn with_evaluation(mut self, evaluation: Evaluation) -> Params {
         self.network = Value::from(evaluation == Evaluation::Network);
+        if evaluation == Evaluation::Network {
+            // Fold the network's tables now (a few ms), off the clock, not in the first search.
+            super::network::embedded();
+        }
         self
     }
 

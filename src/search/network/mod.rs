@@ -2,7 +2,8 @@
 //! Buro's Logistello: the sum of one table entry per tuple of points, indexed by the tuple's
 //! contents, with one set of tables per phase bucket ([`shape`]). Its output is a logit of the
 //! expected result for the side to move, stored in quarter goat units on the classic
-//! evaluation's scale (a logit of 0.003 per goat unit, [`UNITS_PER_LOGIT`]).
+//! evaluation's scale (a logit of 0.003 per goat unit, [`UNITS_PER_LOGIT`]). The tuples' indices
+//! are read from the bitboards a board row at a time ([`rows`]).
 //!
 //! The weights are embedded (`network.bin`, written by `tools/network_train.rs` with the command
 //! in its header) and checked when first used; a corrupt file is refused, never read.
@@ -12,6 +13,7 @@
 //! every shape's table in [`shape::SHAPES`] order), one `i16` bias per bucket, and the CRC-32 of
 //! everything before it.
 
+pub mod rows;
 pub mod shape;
 
 use std::fmt;
@@ -19,7 +21,8 @@ use std::sync::OnceLock;
 
 use super::score::Value;
 use crate::{Position, Rules};
-use shape::{bucket, bucket_len, cells, instances, table_offsets, tuple_index, BUCKETS};
+use rows::RowDigits;
+use shape::{bucket, bucket_len, instances, table_offsets, tuple_index, BUCKETS};
 
 /// First line of a network file.
 pub const MAGIC: &str = "baghchal n-tuple network v1";
@@ -45,7 +48,7 @@ impl fmt::Display for NetworkError {
 
 impl std::error::Error for NetworkError {}
 
-/// One point set read at inference: its squares and where its folded table starts.
+/// One point set of the folded tables: its squares and where its table starts.
 #[derive(Clone, Debug)]
 struct Tuple {
     squares: [u8; 6],
@@ -57,12 +60,28 @@ struct Tuple {
 #[derive(Clone, Debug)]
 pub struct Network {
     header: String,
-    tuples: Vec<Tuple>,
+    /// The tuples' entries read from the bitboards (the fast path of [`Network::evaluate`]).
+    rows: RowDigits,
     /// Entries of one bucket's folded tables.
     bucket_entries: usize,
     /// `[bucket][entry]`, quarter goat units.
     tables: Vec<i16>,
     bias: Vec<i32>,
+}
+
+/// The parts of one evaluation ([`Network::parts`]), goat units, side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Parts {
+    /// The phase bucket whose tables were read ([`shape::bucket`]).
+    pub bucket: usize,
+    /// The tuples' entries summed.
+    pub tuples: Value,
+    /// The bucket's bias.
+    pub bias: Value,
+    /// The expected result for the side to move (0 loss, 1/2 draw, 1 win) of the value.
+    pub expected: f64,
+    /// The value ([`Network::evaluate`]): the sum of the two, held within [`LIMIT`].
+    pub value: Value,
 }
 
 /// Weights as stored: per bucket, every shape's table, and one bias per bucket.
@@ -159,34 +178,51 @@ impl Network {
             bucket_entries += 3usize.pow(len as u32);
             folds.push(instance);
         }
+        // For each point set, each of its images and each entry: where that image reads in a
+        // bucket's weights (the same in every bucket).
+        let reads: Vec<Vec<Vec<usize>>> = folds
+            .iter()
+            .map(|instance| {
+                let entries = 3usize.pow(instance.squares.len() as u32);
+                let image_reads = |image: &shape::Image| -> Vec<usize> {
+                    (0..entries)
+                        .map(|entry| {
+                            let mut cells = [0u8; 25];
+                            let mut rest = entry;
+                            for &square in &instance.squares {
+                                cells[square] = (rest % 3) as u8;
+                                rest /= 3;
+                            }
+                            offsets[image.shape] + tuple_index(&cells, &image.squares)
+                        })
+                        .collect()
+                };
+                instance.images.iter().map(image_reads).collect()
+            })
+            .collect();
         let mut tables = vec![0i16; BUCKETS * bucket_entries];
         for b in 0..BUCKETS {
             let weights = &stored.weights[b * per_bucket..(b + 1) * per_bucket];
             let table = &mut tables[b * bucket_entries..(b + 1) * bucket_entries];
-            for (tuple, instance) in tuples.iter().zip(&folds) {
-                for entry in 0..3usize.pow(u32::from(tuple.len)) {
-                    let mut cells = [0u8; 25];
-                    let mut rest = entry;
-                    for &square in &instance.squares {
-                        cells[square] = (rest % 3) as u8;
-                        rest /= 3;
-                    }
-                    let sum: i32 = instance
-                        .images
+            for (tuple, images) in tuples.iter().zip(&reads) {
+                let folded = &mut table[tuple.offset as usize..][..images[0].len()];
+                for (entry, slot) in folded.iter_mut().enumerate() {
+                    let sum: i32 = images
                         .iter()
-                        .map(|image| {
-                            let index = tuple_index(&cells, &image.squares);
-                            i32::from(weights[offsets[image.shape] + index])
-                        })
+                        .map(|read| i32::from(weights[read[entry]]))
                         .sum();
-                    table[tuple.offset as usize + entry] =
-                        sum.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+                    *slot = sum.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
                 }
             }
         }
+        let sets: Vec<(&[u8], usize)> = tuples
+            .iter()
+            .map(|t| (&t.squares[..usize::from(t.len)], t.offset as usize))
+            .collect();
+        let rows = RowDigits::new(&sets);
         Network {
             header: header.to_string(),
-            tuples,
+            rows,
             bucket_entries,
             tables,
             bias: stored.bias.iter().map(|&b| i32::from(b)).collect(),
@@ -201,18 +237,34 @@ impl Network {
     /// The network's value of `position` from the side to move's view, in goat units.
     #[inline]
     pub fn evaluate(&self, position: &Position, rules: &Rules) -> Value {
-        let cells = cells(position);
         let b = bucket(position, rules);
+        ((self.bias[b] + self.tuple_sum(b, position)) / QUANTUM).clamp(-LIMIT, LIMIT)
+    }
+
+    /// The sum of the tuples' entries of `position` in bucket `b`, in quarter goat units.
+    #[inline]
+    fn tuple_sum(&self, b: usize, position: &Position) -> i32 {
         let table = &self.tables[b * self.bucket_entries..(b + 1) * self.bucket_entries];
-        let mut sum = self.bias[b];
-        for tuple in &self.tuples {
-            let mut index = 0usize;
-            for &square in tuple.squares[..usize::from(tuple.len)].iter().rev() {
-                index = index * 3 + usize::from(cells[usize::from(square)]);
-            }
-            sum += i32::from(table[tuple.offset as usize + index]);
+        let entries = self.rows.entries(position.goats().0, position.tigers().0);
+        entries
+            .0
+            .iter()
+            .map(|&entry| i32::from(table[usize::from(entry)]))
+            .sum()
+    }
+
+    /// [`Network::evaluate`] in parts, for the protocol's `eval`.
+    pub fn parts(&self, position: &Position, rules: &Rules) -> Parts {
+        let bucket = bucket(position, rules);
+        let tuples = self.tuple_sum(bucket, position);
+        let value = self.evaluate(position, rules);
+        Parts {
+            bucket,
+            tuples: tuples / QUANTUM,
+            bias: self.bias[bucket] / QUANTUM,
+            expected: 1.0 / (1.0 + (-f64::from(value) / UNITS_PER_LOGIT).exp()),
+            value,
         }
-        (sum / QUANTUM).clamp(-LIMIT, LIMIT)
     }
 }
 
@@ -296,7 +348,7 @@ mod tests {
             }
             let position = game.position();
             let b = bucket(position, &rules);
-            let cells = cells(position);
+            let cells = shape::cells(position);
             let weights = &stored.weights[b * bucket_len()..];
             let mut sum = i32::from(stored.bias[b]);
             for image in &images {
@@ -309,6 +361,98 @@ mod tests {
                 "{position}"
             );
         }
+    }
+
+    /// [`Network::evaluate`] computed square by square from the point sets of
+    /// [`shape::instances`] (the reference its fast path is tested against).
+    fn evaluate_by_squares(network: &Network, position: &Position, rules: &Rules) -> Value {
+        let cells = shape::cells(position);
+        let b = bucket(position, rules);
+        let table = &network.tables[b * network.bucket_entries..(b + 1) * network.bucket_entries];
+        let mut sum = network.bias[b];
+        let mut offset = 0;
+        for instance in instances() {
+            sum += i32::from(table[offset + tuple_index(&cells, &instance.squares)]);
+            offset += 3usize.pow(instance.squares.len() as u32);
+        }
+        (sum / QUANTUM).clamp(-LIMIT, LIMIT)
+    }
+
+    /// A position with pieces on random squares: four tigers, 0 to 20 goats, the other goats
+    /// split at random between hand and captured, either side to move.
+    fn random_board(rng: &mut impl rand::Rng) -> Position {
+        use crate::{Bitboard, Side};
+        use rand::seq::SliceRandom;
+        let mut squares: Vec<u32> = (0..25).collect();
+        squares.shuffle(rng);
+        let on_board = rng.random_range(0..=20);
+        let bits = |squares: &[u32]| Bitboard(squares.iter().map(|s| 1 << s).sum());
+        let captured = rng.random_range(0..=20 - on_board);
+        let in_hand = 20 - on_board - captured;
+        let side = if in_hand == 20 || rng.random_bool(0.5) {
+            Side::Goats
+        } else {
+            Side::Tigers
+        };
+        Position::from_parts(
+            bits(&squares[..4]),
+            bits(&squares[4..4 + usize::from(on_board)]),
+            side,
+            in_hand,
+            captured,
+        )
+        .unwrap()
+    }
+
+    /// The fast path (indices from the bitboards) gives the square-by-square value on random
+    /// boards and positions of random games, for the embedded network and for random weights
+    /// large enough that folded entries saturate, under both tigers' winning counts.
+    #[test]
+    fn fast_path_matches_square_by_square() {
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(27);
+        let n = BUCKETS * bucket_len();
+        let random = StoredWeights {
+            weights: (0..n).map(|_| rng.random_range(-20_000..=20_000)).collect(),
+            bias: (0..BUCKETS)
+                .map(|_| rng.random_range(-3000..=3000))
+                .collect(),
+        };
+        let random = Network::from_weights(&random, "");
+        let mut positions: Vec<Position> = (0..3000).map(|_| random_board(&mut rng)).collect();
+        for _ in 0..300 {
+            let mut game = crate::Game::startpos(Rules::default());
+            for _ in 0..rng.random_range(0..80) {
+                let moves = game.legal_moves();
+                if game.outcome().is_some() || moves.is_empty() {
+                    break;
+                }
+                game.play_unchecked(moves[rng.random_range(0..moves.len())]);
+                positions.push(*game.position());
+            }
+        }
+        let mut distinct_values = std::collections::HashSet::new();
+        for rules in [
+            Rules::default(),
+            Rules {
+                captures_to_win: 3,
+                ..Rules::default()
+            },
+        ] {
+            for position in &positions {
+                for network in [embedded(), &random] {
+                    let value = network.evaluate(position, &rules);
+                    assert_eq!(
+                        value,
+                        evaluate_by_squares(network, position, &rules),
+                        "{position}"
+                    );
+                    distinct_values.insert(value);
+                }
+            }
+        }
+        assert!(distinct_values.len() > 1000, "{}", distinct_values.len());
     }
 
     /// The board's symmetries share the tables: mirrored positions evaluate alike.
