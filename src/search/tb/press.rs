@@ -48,8 +48,11 @@ pub const MAX_PRESS: Value = {
 /// The drawing moves `draws` of `game` to search, each with its bonus (see the module
 /// documentation). Never empty when `draws` is not.
 pub fn pressing_moves(tables: &Tablebase, game: &Game, draws: &[Move]) -> Vec<(Move, Value)> {
-    let forbid =
-        game.rules().repetition == Repetition::Forbid && !game.position().is_placement_phase();
+    let placing = game.position().is_placement_phase();
+    let forbid = game.rules().repetition == Repetition::Forbid && !placing;
+    // From a placement root no state can recur within the three plies `can_repeat` looks at
+    // (each placement lowers the goats in hand, and a step cannot undo the other side's).
+    let repetition_ends = game.rules().repetition == Repetition::Draw && !placing;
     let mut pressing = Vec::with_capacity(draws.len());
     let mut opening_a_repetition = Vec::new();
     let mut repeating = Vec::new();
@@ -67,7 +70,7 @@ pub fn pressing_moves(tables: &Tablebase, game: &Game, draws: &[Move]) -> Vec<(M
         } else {
             draw_press(tables, &after)
         };
-        if !forbid && can_repeat(tables, &after) {
+        if repetition_ends && can_repeat(tables, &after) {
             opening_a_repetition.push((mv, bias));
         } else {
             pressing.push((mv, bias));
