@@ -11,9 +11,10 @@
 //!   drawing move remains (it would end the game at once, giving the opponent no chance to
 //!   err), and so is a move that lets the opponent end it by repetition (a reply that repeats,
 //!   or a drawing reply after which our only drawing moves repeat) while a drawing move that
-//!   does not remains: an opponent that cannot win takes such a draw. A move that leaves the opponent few replies keeping the draw among replies that lose
-//!   earns [`PRESS_DRAW`] divided by the number of drawing replies: the fewer ways out, the
-//!   likelier a fallible opponent misses them.
+//!   does not remains: an opponent that cannot win takes such a draw. A move that leaves the
+//!   opponent few replies keeping the draw among replies that lose earns [`PRESS_DRAW`]
+//!   divided by the number of drawing replies: the fewer ways out, the likelier a fallible
+//!   opponent misses them.
 //! - **Repetition `forbid`** (movement phase): table draws are not results there: the side that
 //!   first runs out of fresh (unplayed) positions loses. A move earns [`PRESS_FORBID`] for each
 //!   fresh drawing continuation it keeps for the mover, two plies on (the fewest the opponent
