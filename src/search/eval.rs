@@ -312,10 +312,7 @@ mod tests {
         let rules = Rules::default();
         let fewer = position("T3T/5/2G2/5/T3T g 17 2");
         let more = position("T3T/5/2G2/5/T3T g 18 1");
-        assert!(
-            evaluate(&fewer, &rules, &classic())
-                < evaluate(&more, &rules, &classic())
-        );
+        assert!(evaluate(&fewer, &rules, &classic()) < evaluate(&more, &rules, &classic()));
     }
 
     #[test]

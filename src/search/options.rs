@@ -193,7 +193,15 @@ impl Evaluation {
     pub const ALL: [Evaluation; 2] = [Evaluation::Classic, Evaluation::Network];
 
     /// The names of [`Evaluation::ALL`], in order.
-    pub const NAMES: [&'static str; 2] = [Evaluation::ALL[0].name(), Evaluation::ALL[1].name()];
+    pub const NAMES: [&'static str; Evaluation::ALL.len()] = {
+        let mut names = [""; Evaluation::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Evaluation::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
 
     /// The evaluation named `name` ([`Evaluation::name`]).
     pub fn from_name(name: &str) -> Option<Evaluation> {

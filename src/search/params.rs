@@ -112,6 +112,21 @@ impl Params {
 mod tests {
     use super::*;
 
+    /// The settings' evaluation is the engine's default one, so a tool that starts from
+    /// `Params::default()` searches as the engine does.
+    #[test]
+    fn default_settings_use_the_default_evaluation() {
+        assert_eq!(Evaluation::default(), Evaluation::Network);
+        assert_eq!(
+            Params::default(),
+            Params::default().with_evaluation(Evaluation::default())
+        );
+        assert_ne!(
+            Params::default(),
+            Params::default().with_evaluation(Evaluation::Classic)
+        );
+    }
+
     #[test]
     fn parameters_are_set_by_name() {
         let mut params = Params::default();
