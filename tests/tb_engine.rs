@@ -90,11 +90,11 @@ fn a_table_draw_the_forbid_rule_wins_is_reported_as_a_true_mate() {
     forbid_win_is_a_true_mate(Evaluation::Classic);
 }
 
-/// The same with the pattern network (the default evaluation): FAILS at the time of writing
-/// (the move played does not keep the reported mate: `mover_loses_within` is false), found when
-/// the network became the default and left for the search's owners; run with `--ignored`.
+/// The same with the pattern network (the default evaluation). It failed before the
+/// transposition table's key held the states the forbid rule excludes: a mate found where one
+/// path's cycle ran out of fresh states was reused on another path, and the move played did not
+/// keep the mate reported.
 #[test]
-#[ignore = "known failure with the network: the reported forbid-rule mate is not kept"]
 fn a_table_draw_the_forbid_rule_wins_is_reported_as_a_true_mate_with_the_network() {
     forbid_win_is_a_true_mate(Evaluation::Network);
 }
