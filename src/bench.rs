@@ -90,7 +90,7 @@ impl Default for BenchSpec {
             threads: THREADS.default as usize,
             limit: BenchLimit::Depth(DEFAULT_BENCH_DEPTH),
             positions: BenchPositions::Default,
-            evaluation: Evaluation::Classic,
+            evaluation: Evaluation::default(),
         }
     }
 }
@@ -287,7 +287,7 @@ mod tests {
                 threads: 2,
                 limit: BenchLimit::Nodes(5000),
                 positions: BenchPositions::Current,
-                evaluation: Evaluation::Classic,
+                evaluation: Evaluation::default(),
             }
         );
         let spec = BenchSpec::parse(&["16", "1", "4", "pos.txt"]).unwrap();

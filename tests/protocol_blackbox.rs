@@ -363,30 +363,35 @@ fn bench_is_deterministic_on_the_command_line_and_in_the_protocol() {
     assert_eq!(bench_nodes(&lines), first);
 }
 
-/// `baghchal bench --eval network` searches with the pattern network: its count is the
-/// protocol's `bench` under `Eval network`, and differs from the classic evaluation's. A name
-/// that is no evaluation fails the command.
+/// `baghchal bench --eval NAME` searches with that evaluation, and without `--eval` with the
+/// default, the pattern network; the counts are the protocol's `bench` under the same `Eval`
+/// (the network by default), and the two evaluations' counts differ. A name that is no
+/// evaluation fails the command.
 #[test]
 fn bench_on_the_command_line_chooses_the_evaluation() {
     let cli = |args: &[&str]| {
         let mut engine = EngineProcess::spawn(args);
         let lines = engine.drain(Duration::from_secs(60));
         let status = engine.wait_exit(PROMPT).expect("bench exits");
-        (status.success(), lines)
+        assert!(status.success(), "{args:?}: {lines:?}");
+        bench_nodes(&lines)
     };
-    let (ok, lines) = cli(&["bench", "--eval", "network", "--depth", "5"]);
-    assert!(ok, "{lines:?}");
-    let network = bench_nodes(&lines);
-    let (ok, lines) = cli(&["bench", "--eval", "classic", "--depth", "5"]);
-    assert!(ok, "{lines:?}");
-    assert_ne!(bench_nodes(&lines), network);
+    let network = cli(&["bench", "--eval", "network", "--depth", "5"]);
+    let classic = cli(&["bench", "--eval", "classic", "--depth", "5"]);
+    assert_ne!(classic, network);
+    assert_eq!(cli(&["bench", "--depth", "5"]), network, "the default");
     let mut engine = EngineProcess::start();
-    engine.send("setoption name Eval value network");
     engine.send("bench 16 1 5");
     let lines = engine.read_until(Duration::from_secs(60), |l| l.ends_with(" nps"));
-    assert_eq!(bench_nodes(&lines), network);
-    let (ok, _) = cli(&["bench", "--eval", "nnue"]);
-    assert!(!ok, "an unknown evaluation fails the command line bench");
+    assert_eq!(bench_nodes(&lines), network, "the default");
+    engine.send("setoption name Eval value classic");
+    engine.send("bench 16 1 5");
+    let lines = engine.read_until(Duration::from_secs(60), |l| l.ends_with(" nps"));
+    assert_eq!(bench_nodes(&lines), classic);
+    let mut engine = EngineProcess::spawn(&["bench", "--eval", "nnue"]);
+    let lines = engine.drain(Duration::from_secs(60));
+    let status = engine.wait_exit(PROMPT).expect("bench exits");
+    assert!(!status.success(), "an unknown evaluation fails: {lines:?}");
 }
 
 #[test]

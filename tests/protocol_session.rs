@@ -292,9 +292,10 @@ fn eval_prints_terms_with_the_total_last() {
     );
 }
 
-/// `Eval network` switches the evaluation to the pattern network: the features give way to the
-/// network's parts (bucket, tuples, bias, expected result), the total is the built-in network's
-/// value, and `Eval classic` brings the features back. A bad value is refused.
+/// The pattern network is the default evaluation: `eval` prints its parts (bucket, tuples, bias,
+/// expected result) with the built-in network's value as the total. `Eval classic` brings the
+/// weighted features (named as `search::eval::TERM_NAMES`, a different total) and `Eval
+/// network` the network back. A bad value is refused and changes nothing.
 #[test]
 fn eval_option_chooses_the_network_or_the_features() {
     let (mut session, out) = session();
@@ -303,13 +304,11 @@ fn eval_option_chooses_the_network_or_the_features() {
         last.strip_prefix("eval total ").unwrap().parse().unwrap()
     };
     send(&mut session, &out, "position fen T3T/5/5/1G3/T3T t 19 0");
-    let classic = send(&mut session, &out, "eval");
-    assert!(send(&mut session, &out, "setoption name Eval value network").is_empty());
-    let network = send(&mut session, &out, "eval");
+    let default = send(&mut session, &out, "eval");
     let position: baghchal::Position = "T3T/5/5/1G3/T3T t 19 0".parse().unwrap();
     let parts = baghchal::search::network::embedded().parts(&position, &Default::default());
     assert_eq!(
-        network,
+        default,
         [
             format!("eval bucket {}", parts.bucket),
             format!("eval tuples {}", parts.tuples),
@@ -322,12 +321,20 @@ fn eval_option_chooses_the_network_or_the_features() {
         ]
     );
     let expected = baghchal::search::network::embedded().evaluate(&position, &Default::default());
-    assert_eq!(total(&network), expected, "{network:?}");
-    assert_ne!(total(&network), total(&classic));
-    send(&mut session, &out, "setoption name Eval value classic");
-    assert_eq!(send(&mut session, &out, "eval"), classic);
+    assert_eq!(total(&default), expected, "{default:?}");
+    assert!(send(&mut session, &out, "setoption name Eval value classic").is_empty());
+    let classic = send(&mut session, &out, "eval");
+    let names: Vec<&str> = classic
+        .iter()
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
+    assert_eq!(names, baghchal::search::eval::TERM_NAMES, "{classic:?}");
+    assert_ne!(total(&classic), total(&default));
     let refused = send(&mut session, &out, "setoption name Eval value nnue");
     assert!(refused[0].starts_with("info string error"), "{refused:?}");
+    assert_eq!(send(&mut session, &out, "eval"), classic);
+    send(&mut session, &out, "setoption name Eval value network");
+    assert_eq!(send(&mut session, &out, "eval"), default);
 }
 
 #[test]

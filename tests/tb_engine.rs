@@ -3,7 +3,7 @@
 
 mod tb_common;
 
-use baghchal::engine::{Bound, Engine, EngineOptions, Score, SearchInfo};
+use baghchal::engine::{Bound, Engine, EngineOptions, Evaluation, Score, SearchInfo};
 use baghchal::tablebase::Wdl;
 use baghchal::{Game, Position, Repetition, Rules};
 use std::path::{Path, PathBuf};
@@ -61,13 +61,18 @@ fn the_root_reports_table_results() {
     }
 }
 
-#[test]
-fn a_table_draw_the_forbid_rule_wins_is_reported_as_a_true_mate() {
+/// A table draw that the forbid rule turns into a tigers' win: the engine reports a mate, and
+/// the move it plays keeps the win within the reported distance (every line tried).
+fn forbid_win_is_a_true_mate(evaluation: Evaluation) {
     // One empty square: the goats' cycle soon runs out of positions not seen before.
     let start: Position = "GGGGG/GGGGG/1TGGG/GTTGG/GGGGT t 0 0".parse().unwrap();
     assert_eq!(tables().probe(&start).unwrap().wdl, Wdl::Draw);
     let mut game = Game::new(start, rules(Repetition::Forbid));
-    let (result, _) = search_with_tables_to(&game, EngineOptions::default(), nodes(100_000));
+    let options = EngineOptions {
+        evaluation,
+        ..EngineOptions::default()
+    };
+    let (result, _) = search_with_tables_to(&game, options, nodes(100_000));
     let info = result.info.expect("an info");
     let Score::Mate(moves @ 1..) = info.score else {
         panic!("no win found: {:?}", info.score);
@@ -78,6 +83,20 @@ fn a_table_draw_the_forbid_rule_wins_is_reported_as_a_true_mate() {
     assert!(mover_wins_within(&mut game, plies));
     game.play(result.best_move.unwrap()).unwrap();
     assert!(mover_loses_within(&mut game, plies - 1));
+}
+
+#[test]
+fn a_table_draw_the_forbid_rule_wins_is_reported_as_a_true_mate() {
+    forbid_win_is_a_true_mate(Evaluation::Classic);
+}
+
+/// The same with the pattern network (the default evaluation). It failed before the
+/// transposition table's key held the states the forbid rule excludes: a mate found where one
+/// path's cycle ran out of fresh states was reused on another path, and the move played did not
+/// keep the mate reported.
+#[test]
+fn a_table_draw_the_forbid_rule_wins_is_reported_as_a_true_mate_with_the_network() {
+    forbid_win_is_a_true_mate(Evaluation::Network);
 }
 
 #[test]

@@ -6,7 +6,7 @@
 
 mod tb_common;
 
-use baghchal::engine::{Engine, EngineOptions, Limits};
+use baghchal::engine::{Engine, EngineOptions, Evaluation, Limits};
 use baghchal::search::eval::evaluate;
 use baghchal::search::params::Params;
 use baghchal::search::tb::press::{fewest_continuations, pressing_moves, FRESH_CAP};
@@ -62,15 +62,30 @@ fn choose_among(game: &Game, moves: &[Move]) -> Move {
         search_moves: moves.to_vec(),
         ..Limits::default()
     };
-    let (result, _) = search_with_tables_to(game, EngineOptions::default(), limits);
+    let (result, _) = search_with_tables_to(game, classic(), limits);
     result.best_move.expect("a move")
+}
+
+/// The classic evaluation: its coarse values often tie, which the tie-break tests need (the
+/// network's rarely do, so they would find no positions).
+fn classic() -> EngineOptions {
+    EngineOptions {
+        evaluation: Evaluation::Classic,
+        ..EngineOptions::default()
+    }
 }
 
 /// The static evaluation of the position after `mv` for the side to move there, and whether a
 /// capture is possible there (then a depth-1 search looks beyond the evaluation).
 fn quiet_evaluation(position: &Position, mv: Move, rules: &Rules) -> Option<i32> {
     let child = position.played(mv);
-    (!child.has_capture()).then(|| evaluate(&child, rules, &Params::default()))
+    (!child.has_capture()).then(|| {
+        evaluate(
+            &child,
+            rules,
+            &Params::default().with_evaluation(Evaluation::Classic),
+        )
+    })
 }
 
 /// Reverses a step (not a jump, not a placement).

@@ -11,7 +11,8 @@
 # 3. the fit (tools/eval_tune.rs), written to src/search/eval_weights.rs when WRITE=1 (default
 #    0: printed only);
 # 4. move quality on the first 1000 critical movement-phase test positions at MOVETIME ms (100),
-#    Repetition draw, with the weights built in and with the fitted ones, side by side.
+#    Repetition draw, with the weights built in and with the fitted ones, side by side (both
+#    with the classic evaluation, `--param network=0`: the default is the pattern network).
 # Environment: GAMES (400), NODES (4000), THREADS (games at once, 1), STEPS (2000), MOVETIME,
 # LIMIT (1000). Builds the examples with cargo (release).
 set -euo pipefail
@@ -57,7 +58,8 @@ grep 'as settings' "$out/tune.err" | sed 's/^eval_tune: as settings: //' > "$out
 quality() {
     # shellcheck disable=SC2046
     "$bin/move_quality" --tables "$tables" --positions "$out/test.tsv" --limit "$limit" \
-        --movetime "$movetime" --repetition draw --lost "$out/lost-$1.txt" "${@:2}"
+        --movetime "$movetime" --repetition draw --lost "$out/lost-$1.txt" --param network=0 \
+        "${@:2}"
 }
 echo "move quality, built-in weights: $(quality built-in 2>/dev/null)"
 # shellcheck disable=SC2046

@@ -17,7 +17,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use baghchal::cli::RulesArgs;
-use baghchal::engine::{Engine, EngineOptions, Limits};
+use baghchal::engine::{Engine, EngineOptions, Evaluation, Limits};
 use baghchal::tuning::data::{open_checked, Labelled, Source};
 use baghchal::tuning::selfplay::{play_all, random_opening};
 use baghchal::Position;
@@ -63,6 +63,9 @@ fn play(index: u64, args: &Args) -> Vec<Position> {
     let mut engine = Engine::new(EngineOptions {
         rules,
         hash_mb: 16,
+        // The games are played with the classic evaluation, as they were when the committed
+        // weights (eval_weights.rs, network.bin) were made, so their commands still repeat them.
+        evaluation: Evaluation::Classic,
         ..EngineOptions::default()
     });
     while game.outcome().is_none() && game.ply() < args.max_plies {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The pattern network's node rate against the classic evaluation's on `bench` (issue 27 asks
-# for at least 75%), measured side by side: PAIRS interleaved pairs of `baghchal bench` and
-# `baghchal bench --eval network` (which runs first alternates), each timed in CPU time
+# for at least 75%), measured side by side: PAIRS interleaved pairs of `baghchal bench --eval
+# classic` and `baghchal bench --eval network` (which runs first alternates), each timed in CPU time
 # (user + sys, so a loaded machine disturbs it less than wall time), then the medians.
 #
 #   tools/eval_rate.sh [ENGINE]      (default target/release/baghchal; PAIRS=30)

@@ -8,7 +8,7 @@
 # as the checker. Records go to sprt-<date>.pgn and .jsonl; rerun the same command with
 # RESUME=1 to continue an interrupted test. REPETITION=draw plays under the draw rule (default:
 # forbid, the rules' default); NEW_OPTIONS adds settings to the new engine (for example
-# NEW_OPTIONS=option.Eval=network); OUT, OPENINGS, SEED and REFEREE override the rest.
+# NEW_OPTIONS=option.Eval=classic); OUT, OPENINGS, SEED and REFEREE override the rest.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then

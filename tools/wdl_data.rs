@@ -13,7 +13,7 @@
 use std::io::Write;
 
 use baghchal::cli::RulesArgs;
-use baghchal::engine::{Engine, EngineOptions, Limits};
+use baghchal::engine::{Engine, EngineOptions, Evaluation, Limits};
 use baghchal::tuning::selfplay::{play_all, random_opening};
 use baghchal::Side;
 use clap::Parser;
@@ -46,6 +46,8 @@ fn play(index: u64, args: &Args) -> Option<Vec<String>> {
     let mut game = random_opening(rules, args.seed, index);
     let mut engine = Engine::new(EngineOptions {
         rules,
+        // The classic evaluation, whose self-play the committed fit (wdl_fit.rs) was made from.
+        evaluation: Evaluation::Classic,
         ..EngineOptions::default()
     });
     let mut searched = Vec::new();

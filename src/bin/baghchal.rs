@@ -41,8 +41,8 @@ enum Command {
     },
     /// Search a fixed set of positions at a fixed depth; prints `<N> nodes` and `<N> nps` (the node
     /// count is the same on every run). Takes Stockfish's arguments: `bench [hash] [threads]
-    /// [limit] [default|<position file>] [depth|nodes|movetime]`, and `--eval network` for the
-    /// pattern network.
+    /// [limit] [default|<position file>] [depth|nodes|movetime]`, and `--eval classic` for the
+    /// hand-made features instead of the default pattern network.
     Bench {
         /// Search depth (default: the bench's own depth); the same as the third argument.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BENCH_DEPTH)))]

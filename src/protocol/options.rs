@@ -137,7 +137,10 @@ pub const OPTIONS: [OptionSpec; 18] = [
     },
     OptionSpec {
         name: "Eval",
-        kind: OptionKind::Combo { default: "classic", vars: &["classic", "network"] },
+        kind: OptionKind::Combo {
+            default: Evaluation::DEFAULT.name(),
+            vars: &Evaluation::NAMES,
+        },
         meaning: "static evaluation: classic (weighted features) or network (the pattern network learned from the tablebases, docs/eval.md)",
     },
     OptionSpec {

@@ -289,14 +289,21 @@ pub fn evaluate(position: &Position, rules: &Rules, params: &Params) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::options::Evaluation;
 
     fn position(text: &str) -> Position {
         text.parse().unwrap()
     }
 
+    /// Settings with the weighted features as the evaluation (these tests are about them; the
+    /// default is the network).
+    fn classic() -> Params {
+        Params::default().with_evaluation(Evaluation::Classic)
+    }
+
     #[test]
     fn start_position_is_balanced_enough() {
-        let value = evaluate(&Position::startpos(), &Rules::default(), &Params::default());
+        let value = evaluate(&Position::startpos(), &Rules::default(), &classic());
         assert!(value.abs() < 150, "{value}");
     }
 
@@ -305,10 +312,7 @@ mod tests {
         let rules = Rules::default();
         let fewer = position("T3T/5/2G2/5/T3T g 17 2");
         let more = position("T3T/5/2G2/5/T3T g 18 1");
-        assert!(
-            evaluate(&fewer, &rules, &Params::default())
-                < evaluate(&more, &rules, &Params::default())
-        );
+        assert!(evaluate(&fewer, &rules, &classic()) < evaluate(&more, &rules, &classic()));
     }
 
     #[test]
@@ -316,7 +320,7 @@ mod tests {
         let threatened = position("T3T/5/5/1G3/T3T t 19 0");
         assert_eq!(capturable_goats(&threatened).count(), 1);
         assert_eq!(capture_landings(&threatened).count(), 1);
-        assert!(evaluate(&threatened, &Rules::default(), &Params::default()) > 0);
+        assert!(evaluate(&threatened, &Rules::default(), &classic()) > 0);
     }
 
     fn feature(features: &Features, name: &str) -> Value {
@@ -376,7 +380,7 @@ mod tests {
     #[test]
     fn weights_follow_the_goats_in_hand() {
         let rules = Rules::default();
-        let mut params = Params::default();
+        let mut params = classic();
         params.weights.placement = [0; FEATURE_COUNT];
         params.weights.movement = [0; FEATURE_COUNT];
         params.set("placement.corner_goats", 100).unwrap();
@@ -394,7 +398,7 @@ mod tests {
     #[test]
     fn terms_sum_to_total() {
         let p = position("T3T/1GGG1/1G1G1/1GGG1/T3T t 12 0");
-        let t = terms(&p, &Rules::default(), &Params::default());
+        let t = terms(&p, &Rules::default(), &classic());
         let names: Vec<&str> = t.iter().map(|&(name, _)| name).collect();
         assert_eq!(names, TERM_NAMES);
         // Each term is rounded on its own, so the sum may differ by the rounding.
@@ -405,7 +409,7 @@ mod tests {
         );
         assert_eq!(
             t[TERM_COUNT - 1].1,
-            evaluate(&p, &Rules::default(), &Params::default())
+            evaluate(&p, &Rules::default(), &classic())
         );
     }
 
@@ -414,10 +418,7 @@ mod tests {
     #[test]
     fn network_terms_are_its_parts() {
         let rules = Rules::default();
-        let params = Params {
-            network: 1,
-            ..Params::default()
-        };
+        let params = Params::default().with_evaluation(Evaluation::Network);
         for text in [
             "T3T/1GGG1/1G1G1/1GGG1/T3T t 12 0",
             "T3T/5/5/5/T3T g 20 0",

@@ -170,18 +170,38 @@ impl FromStr for Strategy {
 }
 
 /// Which static evaluation the search uses.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Evaluation {
     /// The weighted hand-made features, fitted to the tables (`search::eval`).
-    #[default]
     Classic,
     /// The pattern network learned from the tables (`search::network`).
     Network,
 }
 
+impl Default for Evaluation {
+    fn default() -> Evaluation {
+        Evaluation::DEFAULT
+    }
+}
+
 impl Evaluation {
+    /// The default evaluation (the `Eval` option's and `baghchal bench`'s): the network keeps
+    /// the value more often than the features on every held-out source (docs/eval.md).
+    pub const DEFAULT: Evaluation = Evaluation::Network;
+
     /// Every evaluation, in the order the protocol lists them.
     pub const ALL: [Evaluation; 2] = [Evaluation::Classic, Evaluation::Network];
+
+    /// The names of [`Evaluation::ALL`], in order.
+    pub const NAMES: [&'static str; Evaluation::ALL.len()] = {
+        let mut names = [""; Evaluation::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Evaluation::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
 
     /// The evaluation named `name` ([`Evaluation::name`]).
     pub fn from_name(name: &str) -> Option<Evaluation> {

@@ -30,7 +30,7 @@ pub struct Params {
     /// Singular margin per ply of depth below the hash value.
     pub singular_margin: Value,
     /// Evaluation by the pattern network learned from the tables (1) or by the weighted
-    /// features (0); the engine's `Eval` option sets it.
+    /// features (0); the engine's `Eval` option sets it, [`Evaluation::DEFAULT`] by default.
     pub network: Value,
 }
 
@@ -48,7 +48,7 @@ impl Default for Params {
             aspiration: 35,
             singular_depth: 6,
             singular_margin: 2,
-            network: 0,
+            network: Value::from(Evaluation::DEFAULT == Evaluation::Network),
         }
     }
 }
@@ -111,6 +111,21 @@ impl Params {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The settings' evaluation is the engine's default one, so a tool that starts from
+    /// `Params::default()` searches as the engine does.
+    #[test]
+    fn default_settings_use_the_default_evaluation() {
+        assert_eq!(Evaluation::default(), Evaluation::Network);
+        assert_eq!(
+            Params::default(),
+            Params::default().with_evaluation(Evaluation::default())
+        );
+        assert_ne!(
+            Params::default(),
+            Params::default().with_evaluation(Evaluation::Classic)
+        );
+    }
 
     #[test]
     fn parameters_are_set_by_name() {

@@ -226,7 +226,7 @@ fn search(
             if id == 0 { context.limits.nodes } else { None },
             &counters[id],
             &game_keys,
-            root.hash(),
+            root,
         )
         .with_tablebase(&context.tablebase)
     };

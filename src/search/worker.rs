@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::{Move, MoveList, Position, Repetition, Rules};
 
 use super::eval::evaluate;
-use super::history::GameKeys;
+use super::history::{is_reversible, GameKeys};
 use super::ordering::{pick_next, Heuristics};
 use super::params::Params;
 use super::score::{
@@ -41,6 +41,14 @@ fn reduction_table(divisor: i32) -> Vec<i32> {
     table
 }
 
+/// A 64-bit finalizer (SplitMix64's), so that a set of earlier states does not cancel
+/// against the position's own key.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
 /// A search thread's state.
 pub struct Worker<'a> {
     /// Thread index; 0 is the main thread.
@@ -58,6 +66,13 @@ pub struct Worker<'a> {
     pub seldepth: usize,
     /// Whole-state keys of the current search path, the root first.
     path: Vec<u64>,
+    /// Per ply of the path, the XOR of the keys of the states since the last placement or
+    /// capture (the game's before the root included), the state at that ply among them: under
+    /// the forbid rule these states decide which moves remain, so they are part of the
+    /// transposition table's key (see [`Worker::table_key`]).
+    since_irreversible: Vec<u64>,
+    /// The position searched.
+    root: Position,
     game_keys: &'a GameKeys,
     pub(crate) heuristics: Heuristics,
     pv: Vec<Vec<Move>>,
@@ -78,7 +93,7 @@ pub struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    /// A worker for the root whose board key is `root_key`.
+    /// A worker for the search of `root`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: usize,
@@ -90,10 +105,12 @@ impl<'a> Worker<'a> {
         node_limit: Option<u64>,
         shared_nodes: &'a AtomicU64,
         game_keys: &'a GameKeys,
-        root_key: u64,
+        root: Position,
     ) -> Worker<'a> {
         let mut path = Vec::with_capacity(MAX_PLY + 2);
-        path.push(root_key);
+        path.push(root.hash());
+        let mut since_irreversible = Vec::with_capacity(MAX_PLY + 2);
+        since_irreversible.push(game_keys.since_irreversible() ^ root.hash());
         Worker {
             id,
             rules,
@@ -106,6 +123,8 @@ impl<'a> Worker<'a> {
             nodes: 0,
             seldepth: 0,
             path,
+            since_irreversible,
+            root,
             game_keys,
             heuristics: Heuristics::new(params.goat_safety != 0),
             pv: (0..MAX_PLY + 2)
@@ -191,6 +210,46 @@ impl<'a> Worker<'a> {
         self.game_keys.contains(key)
     }
 
+    /// Enters `child`, reached from `parent` by a move (or a null move), onto the path.
+    pub(crate) fn push_state(&mut self, parent: &Position, child: &Position) {
+        let key = child.hash();
+        let carried = if is_reversible(parent, child) {
+            self.since_irreversible[self.path.len() - 1]
+        } else {
+            0
+        };
+        self.path.push(key);
+        self.since_irreversible.push(carried ^ key);
+    }
+
+    /// Leaves the last state of the path.
+    pub(crate) fn pop_state(&mut self) {
+        self.path.pop();
+        self.since_irreversible.pop();
+    }
+
+    /// Keeps the first `len` states of the path.
+    fn truncate_path(&mut self, len: usize) {
+        self.path.truncate(len);
+        self.since_irreversible.truncate(len);
+    }
+
+    /// The transposition table's key of `position` at `ply`. Under the forbid rule in the
+    /// movement phase a position's value depends on the earlier states since the last placement
+    /// or capture (they may not be recreated), so those are hashed in: otherwise a mate found
+    /// because a cycle ran out of fresh states would be reused where it is not one (the
+    /// graph-history interaction). With no earlier state, or under the other rules, the key is
+    /// the position's own.
+    fn table_key(&self, position: &Position, ply: usize) -> u64 {
+        let key = position.hash();
+        let earlier = self.since_irreversible[ply] ^ key;
+        if earlier == 0 || !self.forbid_applies(position) {
+            key
+        } else {
+            key ^ mix(earlier)
+        }
+    }
+
     /// The keys of the search path before `ply`, the root first.
     pub(crate) fn path_keys(&self, ply: usize) -> &[u64] {
         &self.path[..ply.min(self.path.len())]
@@ -227,10 +286,11 @@ impl<'a> Worker<'a> {
         pv_node: bool,
     ) -> Value {
         self.root_depth = depth;
-        self.path.truncate(1);
-        self.path.push(child.hash());
+        self.truncate_path(1);
+        let root = self.root;
+        self.push_state(&root, child);
         let value = -self.search(child, depth - 1, -beta, -alpha, 1, pv_node);
-        self.path.truncate(1);
+        self.truncate_path(1);
         value
     }
 
@@ -263,7 +323,7 @@ impl<'a> Worker<'a> {
         // A singular test's search of this node without its hash move: no cutoffs from the
         // table or the evaluation, and nothing stored.
         let excluded = self.excluded[ply];
-        let key = position.hash();
+        let key = self.table_key(position, ply);
         let entry = self.tt.probe(key);
         let mut hash_move = None;
         if let Some(entry) = entry {
@@ -331,7 +391,7 @@ impl<'a> Worker<'a> {
                 position.goats_captured(),
             );
             if let Ok(passed) = passed {
-                self.path.push(passed.hash());
+                self.push_state(position, &passed);
                 self.null_played[ply + 1] = true;
                 let reduction = 2 + depth / 4;
                 let value = -self.search(
@@ -343,7 +403,7 @@ impl<'a> Worker<'a> {
                     false,
                 );
                 self.null_played[ply + 1] = false;
-                self.path.pop();
+                self.pop_state();
                 if self.aborted {
                     return 0;
                 }
@@ -383,7 +443,7 @@ impl<'a> Worker<'a> {
                     || Some(mv) == singular_move,
             );
             let new_depth = depth - 1 + extension;
-            self.path.push(child.hash());
+            self.push_state(position, &child);
             let value = if index == 0 {
                 -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {
@@ -410,7 +470,7 @@ impl<'a> Worker<'a> {
                 }
                 value
             };
-            self.path.pop();
+            self.pop_state();
             if self.aborted {
                 return 0;
             }

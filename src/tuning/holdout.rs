@@ -22,7 +22,7 @@ use rand::{Rng, SeedableRng};
 
 use super::data::{Labelled, Source as Reached};
 use super::selfplay::random_opening;
-use crate::engine::{Engine, EngineOptions, Limits};
+use crate::engine::{Engine, EngineOptions, Evaluation, Limits};
 use crate::referee::positions::SuiteEntry;
 use crate::tablebase::{Tablebase, Wdl};
 use crate::{Bitboard, Position, Repetition, Rules, Side};
@@ -100,6 +100,8 @@ pub fn self_play(
     let mut options = EngineOptions {
         rules,
         hash_mb: 16,
+        // The committed sets were played with the classic evaluation (then the default).
+        evaluation: Evaluation::Classic,
         ..EngineOptions::default()
     };
     let mut limits = Limits::default();

@@ -9,6 +9,9 @@
 #   python tools/holdout/other_program.py --games 80 --depth 3 --nodes 20000 --seed 27 \
 #       --out tests/data/holdout/other-program-games.txt
 # Every source but movetime repeats position for position; movetime depends on the machine.
+# The engine plays with the classic evaluation, as when the sets were made; the elo: sources
+# read the ladder of src/search/skill_elo.rs, so they repeat with the ladder of that time (the
+# one measured with the classic evaluation, before the network became the default).
 set -euo pipefail
 tables=${1:?usage: tools/holdout/make_sets.sh TABLES}
 cd "$(dirname "$0")/../.."

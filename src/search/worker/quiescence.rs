@@ -61,10 +61,10 @@ impl Worker<'_> {
                 break;
             }
             let child = position.played(mv);
-            self.path.push(child.hash());
+            self.push_state(position, &child);
             let next_evasions = evasions - i32::from(goats_to_move);
             let value = -self.quiescence(&child, -beta, -alpha, ply + 1, next_evasions);
-            self.path.pop();
+            self.pop_state();
             if self.aborted {
                 return 0;
             }
