@@ -73,8 +73,9 @@ struct Tables {
     /// for the walk through a block).
     lens: Vec<u32>,
     code: CodeTable,
-    /// Per code longer than [`SCAN_BITS`], by its place in [`CodeTable::sorted`]: `values << 12
-    /// | symbol` (so a long code costs two reads after the scan table: its rank, then this).
+    /// Per code, by its place in [`CodeTable::sorted`]: `values << 12 | symbol`, read for a code
+    /// longer than [`SCAN_BITS`] (which costs two reads after the scan table: the canonical
+    /// limits, then this).
     long: Box<[u32]>,
     /// By the first [`SCAN_BITS`] bits of a window: the code it starts with when that code is
     /// at most [`SCAN_BITS`] long, as `values << 17 | symbol << 5 | code length` (`values` 0
