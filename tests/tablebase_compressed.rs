@@ -1,10 +1,11 @@
-//! Compressed placement layers (format version 2): every value of a small variant against the
-//! uncompressed files, both sides to move; damaged files refused and never a panic; a directory
-//! mixing both formats; the engine and `tb probe` answering alike on both.
+//! Compressed placement layers (format version 3, 32- and 64-byte blocks, and version 2 files):
+//! every value of a small variant against the uncompressed files, both sides to move; damaged
+//! files refused and never a panic; a directory mixing both formats; the engine and `tb probe`
+//! answering alike on both.
 
 use baghchal::engine::{Engine, EngineOptions, Limits};
 use baghchal::tablebase::compressed::convert::{compare_with, compress_dir};
-use baghchal::tablebase::compressed::{compressed_path, CompressedLayer};
+use baghchal::tablebase::compressed::{compressed_path, CompressedLayer, WRITTEN_BLOCK_BYTES};
 use baghchal::tablebase::file::{crc32, layer_path, placement_path, PayloadCheck, HEADER_LEN};
 use baghchal::tablebase::placement::generate::generate_placement;
 use baghchal::tablebase::placement::index::{Frames, Layer, PlacementIndex};
@@ -45,7 +46,8 @@ fn compressed_dir() -> &'static Path {
     DIR.get_or_init(|| {
         let dir = temp("tb-compressed-target");
         let _ = std::fs::remove_dir_all(&dir);
-        let reports = compress_dir(plain_dir(), &dir, 2, NO_PROGRESS).expect("compress");
+        let reports =
+            compress_dir(plain_dir(), &dir, 2, WRITTEN_BLOCK_BYTES, NO_PROGRESS).expect("compress");
         assert_eq!(reports.len(), 4);
         dir
     })
@@ -188,7 +190,8 @@ fn compressed_tables_verify_and_compress_resumes() {
         "{checks:?}"
     );
     // Compressing again keeps every layer.
-    let again = compress_dir(plain_dir(), dir, 1, NO_PROGRESS).expect("compress");
+    let again =
+        compress_dir(plain_dir(), dir, 1, WRITTEN_BLOCK_BYTES, NO_PROGRESS).expect("compress");
     assert!(again.iter().all(|report| report.resumed), "{again:?}");
     // Fewer bytes than the uncompressed tigers-to-move values alone (2 bits a value).
     for report in &again {
@@ -274,18 +277,136 @@ fn fix_checksums(bytes: &mut [u8]) {
     bytes[84..88].copy_from_slice(&header_crc.to_le_bytes());
 }
 
+/// The same tables compressed in 64-byte blocks (format version 3).
+fn compressed_64_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = temp("tb-compressed-64");
+        let _ = std::fs::remove_dir_all(&dir);
+        compress_dir(plain_dir(), &dir, 2, 64, NO_PROGRESS).expect("compress");
+        dir
+    })
+}
+
+/// The bytes of a compressed file of `dir` rewritten as format version 2 (64-byte blocks, 0 in
+/// the payload's block size field), checksums recomputed.
+fn as_version_2(dir: &Path, in_hand: u8, captured: u8) -> Vec<u8> {
+    let mut bytes = std::fs::read(compressed_path(dir, in_hand, captured)).unwrap();
+    assert_eq!(bytes[8..12], 3u32.to_le_bytes());
+    assert_eq!(bytes[HEADER_LEN + 4..HEADER_LEN + 8], 64u32.to_le_bytes());
+    bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+    bytes[HEADER_LEN + 4..HEADER_LEN + 8].fill(0);
+    fix_checksums(&mut bytes);
+    bytes
+}
+
+#[test]
+fn blocks_of_either_size_and_version_2_files_decode_to_the_uncompressed_values() {
+    // Version 3 in 32-byte blocks (as written by default) and in 64-byte blocks, and version 2
+    // (64-byte blocks, written before the block size was recorded): every value, both sides.
+    let version_2 = temp("tb-compressed-v2");
+    let _ = std::fs::remove_dir_all(&version_2);
+    std::fs::create_dir_all(&version_2).unwrap();
+    for entry in std::fs::read_dir(compressed_64_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "bctb") {
+            std::fs::copy(&path, version_2.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    for layer in layers() {
+        let bytes = as_version_2(compressed_64_dir(), layer.in_hand, layer.captured);
+        std::fs::write(
+            compressed_path(&version_2, layer.in_hand, layer.captured),
+            bytes,
+        )
+        .unwrap();
+    }
+    for (dir, block_bytes) in [
+        (compressed_dir(), WRITTEN_BLOCK_BYTES),
+        (compressed_64_dir(), 64),
+        (version_2.as_path(), 64),
+    ] {
+        for layer in layers() {
+            let path = compressed_path(dir, layer.in_hand, layer.captured);
+            let opened = CompressedLayer::open(&path).expect("open");
+            assert_eq!(opened.block_bytes(), block_bytes, "{}", path.display());
+        }
+        let comparisons = compare_with(dir, plain_dir(), 2, NO_PROGRESS).expect("compare");
+        assert_eq!(comparisons.len(), 4);
+        assert!(comparisons.iter().all(|c| c.ok()), "{comparisons:?}");
+        let tables = open(dir);
+        assert!(tables.placement().unwrap().wait_checked().is_empty());
+    }
+    // Smaller blocks cost bytes (more block counts, more unused bits at block ends).
+    let size = |dir: &Path| std::fs::metadata(compressed_path(dir, 2, 1)).unwrap().len();
+    assert!(size(compressed_64_dir()) < size(compressed_dir()));
+}
+
+#[test]
+fn a_block_size_that_is_not_the_files_is_refused_naming_the_file() {
+    let dir = temp("tb-compressed-block-size");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("sized.bctz");
+    let field = HEADER_LEN + 4..HEADER_LEN + 8;
+    let refused = |bytes: &mut Vec<u8>, what: &str| {
+        fix_checksums(bytes);
+        std::fs::write(&path, &bytes).unwrap();
+        let checked = CompressedLayer::open(&path).and_then(|layer| layer.check_tables(&path));
+        match checked {
+            Err(TablebaseError::Corrupt { path: named, .. }) => assert_eq!(named, path, "{what}"),
+            other => panic!("{what}: {other:?}"),
+        }
+    };
+    let version_3 = std::fs::read(compressed_path(compressed_64_dir(), 2, 1)).unwrap();
+    for size in [0u32, 16, 48, 128, u32::MAX] {
+        let mut bytes = version_3.clone();
+        bytes[field.clone()].copy_from_slice(&size.to_le_bytes());
+        refused(&mut bytes, &format!("version 3, {size}-byte blocks"));
+    }
+    // 32 where the blocks are 64 bytes long: the segment lengths do not add up.
+    let mut bytes = version_3.clone();
+    bytes[field.clone()].copy_from_slice(&32u32.to_le_bytes());
+    refused(&mut bytes, "version 3, 32 for 64");
+    // Version 2 knows only 64-byte blocks, with 0 in the field.
+    for size in [32u32, 64] {
+        let mut bytes = as_version_2(compressed_64_dir(), 2, 1);
+        bytes[field.clone()].copy_from_slice(&size.to_le_bytes());
+        refused(&mut bytes, &format!("version 2, {size} in the field"));
+    }
+    // An unknown version.
+    let mut bytes = version_3;
+    bytes[8..12].copy_from_slice(&4u32.to_le_bytes());
+    fix_checksums(&mut bytes);
+    std::fs::write(&path, &bytes).unwrap();
+    match CompressedLayer::open(&path) {
+        Err(TablebaseError::Corrupt { path: named, .. }) => assert_eq!(named, path),
+        other => panic!("version 4: {other:?}"),
+    }
+}
+
 #[test]
 fn damage_behind_good_checksums_never_panics() {
     // Bytes changed anywhere in the payload (tables, index, blocks), with the checksums
     // recomputed: opening refuses the file or decoding answers values or nothing, never panics.
+    // In 32-byte blocks (version 3), and in 64-byte blocks (version 2).
     let source = std::fs::read(compressed_path(compressed_dir(), 1, 1)).unwrap();
-    let dir = temp("tb-compressed-fuzz");
+    fuzz(&source, "tb-compressed-fuzz", 11);
+    fuzz(
+        &as_version_2(compressed_64_dir(), 1, 1),
+        "tb-compressed-fuzz-v2",
+        12,
+    );
+}
+
+/// Damages `source` 300 times (checksums recomputed) and decodes each.
+fn fuzz(source: &[u8], name: &str, seed: u64) {
+    let dir = temp(name);
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("fuzz.bctz");
-    let mut rng = StdRng::seed_from_u64(11);
+    let mut rng = StdRng::seed_from_u64(seed);
     let (mut refused, mut decoded) = (0, 0);
     for round in 0..300 {
-        let mut bytes = source.clone();
+        let mut bytes = source.to_vec();
         let flips = 1 + round % 4;
         for _ in 0..flips {
             // Half of the damage in the first 200 payload bytes (directory and tables).

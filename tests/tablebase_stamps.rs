@@ -3,6 +3,7 @@
 //! stamp file is never trusted. And `tb probe DIR -`, the batch mode.
 
 use baghchal::tablebase::compressed::convert::compress_dir;
+use baghchal::tablebase::compressed::WRITTEN_BLOCK_BYTES;
 use baghchal::tablebase::file::{layer_path, placement_path, PayloadCheck, PayloadStatus};
 use baghchal::tablebase::placement::generate::generate_placement;
 use baghchal::tablebase::probe_text::{probe_batch, BatchSummary};
@@ -207,7 +208,7 @@ fn a_fresh_compression_is_trusted_at_the_first_open() {
     // Into another directory (`tb compress DIR --out OUT`): the movement tables copied there
     // and the compressed layers written there are all stamped.
     let out = empty_dir("compress-out");
-    let reports = compress_dir(&source, &out, 2, &quiet).expect("compress");
+    let reports = compress_dir(&source, &out, 2, WRITTEN_BLOCK_BYTES, &quiet).expect("compress");
     assert_eq!(reports.len(), 4);
     let mut expected: Vec<String> = file_names(&table_files(&out));
     assert_eq!(expected.len(), 2, "the movement tables");
@@ -223,7 +224,7 @@ fn a_fresh_compression_is_trusted_at_the_first_open() {
 
     // Into the same directory (`tb gen --placement --compress`): the compressed layers, read
     // instead of the uncompressed ones, are trusted too.
-    compress_dir(&source, &source, 2, &quiet).expect("compress in place");
+    compress_dir(&source, &source, 2, WRITTEN_BLOCK_BYTES, &quiet).expect("compress in place");
     let statuses = open_statuses(&source);
     assert!(statuses
         .iter()
@@ -239,7 +240,7 @@ fn a_fresh_compression_is_trusted_at_the_first_open() {
     {
         set_modified(&path, SystemTime::now() - Duration::from_secs(60));
     }
-    let again = compress_dir(&source, &out, 2, &quiet).expect("resumed");
+    let again = compress_dir(&source, &out, 2, WRITTEN_BLOCK_BYTES, &quiet).expect("resumed");
     assert!(again.iter().all(|report| report.resumed), "{again:?}");
     let statuses = open_statuses(&out);
     // (The movement tables, neither copied nor read by this run, are checked at this open.)

@@ -1,5 +1,5 @@
 //! Probe latency on existing tables (release build):
-//! `cargo run --release --example tb_probe_latency -- DIR [cold] [samples=N]`.
+//! `cargo run --release --example tb_probe_latency -- DIR [cold] [samples=N] [side=S]`.
 //!
 //! Opens the tables in DIR (timing the open), then probes seeded random positions one at a time,
 //! movement and placement separately, timing each probe: the first pass over the samples touches
@@ -7,6 +7,9 @@
 //! page cache with `posix_fadvise(DONTNEED)`, so these are reads from disk), the second pass
 //! probes the same positions again (warm). Prints median, 90th and 99th percentiles and the
 //! worst probe, and the time of `best_moves_with_values` (what `tb probe` prints) warm.
+//! `side=tigers` or `side=goats` draws the placement positions with that side to move only
+//! (default: either, at random); a cold figure per side needs one run per side, since pages this
+//! process has mapped cannot be dropped.
 
 use baghchal::tablebase::file::PayloadStatus;
 use baghchal::tablebase::index::LayerIndex;
@@ -26,7 +29,8 @@ fn main() {
         .collect();
     let Some(dir) = args.first().map(PathBuf::from) else {
         eprintln!(
-            "usage: cargo run --release --example tb_probe_latency -- DIR [cold] [samples=N]"
+            "usage: cargo run --release --example tb_probe_latency -- DIR [cold] [samples=N] \
+             [side=tigers|goats]"
         );
         return;
     };
@@ -35,6 +39,15 @@ fn main() {
         .iter()
         .find_map(|a| a.strip_prefix("samples=")?.parse().ok())
         .unwrap_or(2000);
+    let side = match args.iter().find_map(|a| a.strip_prefix("side=")) {
+        None => None,
+        Some("tigers") => Some(Side::Tigers),
+        Some("goats") => Some(Side::Goats),
+        Some(other) => {
+            eprintln!("side={other}: expected tigers or goats");
+            std::process::exit(2);
+        }
+    };
     if cold {
         drop_from_page_cache(&dir);
     }
@@ -60,7 +73,7 @@ fn main() {
 
     let mut rng = StdRng::seed_from_u64(28);
     let movement = movement_samples(&tables, &mut rng, samples);
-    let placement = placement_samples(&tables, &mut rng, samples);
+    let placement = placement_samples(&tables, &mut rng, samples, side);
     for (name, positions) in [("movement", &movement), ("placement", &placement)] {
         if positions.is_empty() {
             continue;
@@ -134,8 +147,14 @@ fn movement_samples(tables: &Tablebase, rng: &mut StdRng, count: usize) -> Vec<P
         .collect()
 }
 
-/// Random placement positions from the layers present, each in proportion to its size.
-fn placement_samples(tables: &Tablebase, rng: &mut StdRng, count: usize) -> Vec<Position> {
+/// Random placement positions from the layers present, each in proportion to its size, `side`
+/// to move (either at random when `None`).
+fn placement_samples(
+    tables: &Tablebase,
+    rng: &mut StdRng,
+    count: usize,
+    side: Option<Side>,
+) -> Vec<Position> {
     let Some(placement) = tables.placement() else {
         return Vec::new();
     };
@@ -159,11 +178,12 @@ fn placement_samples(tables: &Tablebase, rng: &mut StdRng, count: usize) -> Vec<
             })
             .expect("in range");
         let (class, goats) = index.decode(at);
-        let side = if rng.random_bool(0.5) {
+        let either = if rng.random_bool(0.5) {
             Side::Goats
         } else {
             Side::Tigers
         };
+        let side = side.unwrap_or(either);
         if let Ok(position) = Position::from_parts(
             Bitboard(Frames::get().classes[class].tigers),
             Bitboard(goats),

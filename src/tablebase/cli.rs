@@ -1,6 +1,7 @@
 //! The `baghchal tb ...` subcommands: gen, verify, probe.
 
 use super::compressed::convert::{compare, compress};
+use super::compressed::{BLOCK_SIZES, WRITTEN_BLOCK_BYTES};
 use super::forbid::cli::ForbidCommand;
 use super::forbid::probe::probe_forbid;
 use super::forbid::ForbidValue;
@@ -75,7 +76,7 @@ pub enum TbCommand {
         #[arg(long)]
         threads: Option<usize>,
     },
-    /// Compress the placement layers of DIR (format version 2: tigers to move only, about 0.4
+    /// Compress the placement layers of DIR (format version 3: tigers to move only, about 0.4
     /// bit a position; docs/tablebase.md). Resumes: layers already compressed are kept.
     Compress {
         /// Directory of the uncompressed tables.
@@ -87,6 +88,9 @@ pub enum TbCommand {
         /// Worker threads, each coding one segment at a time (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
+        /// Bytes per block: 32 (faster probes) or 64 (about 4% smaller files).
+        #[arg(long, default_value_t = WRITTEN_BLOCK_BYTES)]
+        block_bytes: usize,
     },
     /// Bagh Chal under `Repetition forbid`: census and exact values of the table draws (see
     /// docs/forbid.md).
@@ -304,7 +308,7 @@ fn run_with_progress(
                     out!(out, "start position \"{start}\": {value} for goats to move");
                 }
                 if compressed {
-                    compress(&dir, &dir, threads, out, progress)?;
+                    compress(&dir, &dir, threads, WRITTEN_BLOCK_BYTES, out, progress)?;
                 }
             }
             out!(out, "wall seconds: {:.2}", started.elapsed().as_secs_f64());
@@ -320,12 +324,17 @@ fn run_with_progress(
             dir,
             out: target,
             threads,
+            block_bytes,
         } => {
             let threads = threads_or_default(threads);
+            if !BLOCK_SIZES.contains(&block_bytes) {
+                return Err(format!("--block-bytes {block_bytes}: expected 32 or 64"));
+            }
             compress(
                 &dir,
                 target.as_deref().unwrap_or(&dir),
                 threads,
+                block_bytes,
                 out,
                 progress,
             )

@@ -17,9 +17,12 @@ use std::time::SystemTime;
 pub const MAGIC: [u8; 8] = *b"BAGHTB\r\n";
 /// Format version of the uncompressed files (`.bctb`).
 pub const VERSION: u32 = 1;
-/// Format version of compressed placement files (`.bctz`, [`super::compressed`]): the same
-/// header, a different payload.
-pub const COMPRESSED_VERSION: u32 = 2;
+/// Format version of compressed placement files (`.bctz`, [`super::compressed`]) as written:
+/// the same header, a different payload (the block size recorded in it).
+pub const COMPRESSED_VERSION: u32 = 3;
+/// The earlier format of compressed placement files, still read: as [`COMPRESSED_VERSION`] with
+/// 64-byte blocks and 0 where the block size now is.
+pub const COMPRESSED_VERSION_2: u32 = 2;
 /// Header length in bytes.
 pub const HEADER_LEN: usize = 88;
 
@@ -197,7 +200,8 @@ pub(crate) fn open_error(path: &Path, source: std::io::Error) -> TablebaseError 
 
 /// Checks everything but the payload checksum: `head` is the file's first bytes (all of them
 /// when shorter than a header), `file_len` its length, `version` the format the file must have
-/// ([`VERSION`], or [`COMPRESSED_VERSION`]: a placement layer with a payload of any length).
+/// ([`VERSION`], or [`COMPRESSED_VERSION`]: a placement layer with a payload of any length, of
+/// that version or [`COMPRESSED_VERSION_2`]).
 /// Returns the header and payload checksum.
 fn parse_header(
     head: &[u8],
@@ -217,7 +221,8 @@ fn parse_header(
         return Err(Corruption::BadMagic);
     }
     let found = u32_at(head, 8);
-    if found != version {
+    let older = version == COMPRESSED_VERSION && found == COMPRESSED_VERSION_2;
+    if found != version && !older {
         return Err(Corruption::BadVersion(found));
     }
     if crc32(&head[..84]) != u32_at(head, 84) {
@@ -330,7 +335,7 @@ pub fn check_file(path: &Path) -> Result<(FileIdentity, SystemTime), TablebaseEr
         .read_to_end(&mut head)
         .map_err(io)?;
     let version = match head.get(8..12).map(|_| u32_at(&head, 8)) {
-        Some(COMPRESSED_VERSION) => COMPRESSED_VERSION,
+        Some(COMPRESSED_VERSION | COMPRESSED_VERSION_2) => COMPRESSED_VERSION,
         _ => VERSION,
     };
     let (_, payload_crc) = parse_header(&head, metadata.len(), version).map_err(corrupt)?;
@@ -445,6 +450,8 @@ impl PayloadStatus {
 pub struct MappedLayer {
     /// The checked header.
     pub header: LayerHeader,
+    /// The format version in the header.
+    pub version: u32,
     /// The values (not yet checked against `payload_crc`).
     pub values: LayerValues,
     /// The payload checksum from the header.
@@ -595,6 +602,7 @@ pub(crate) fn map_file(path: &Path, version: u32) -> Result<MappedLayer, Tableba
     }
     Ok(MappedLayer {
         header,
+        version: u32_at(&head, 8),
         values,
         payload_crc,
         identity,

@@ -63,8 +63,9 @@ impl fmt::Display for Corruption {
             Corruption::BadVersion(version) => {
                 write!(
                     f,
-                    "bad version {version}: expected {} (.bctb) or {} (.bctz)",
+                    "bad version {version}: expected {} (.bctb) or {} or {} (.bctz)",
                     file::VERSION,
+                    file::COMPRESSED_VERSION_2,
                     file::COMPRESSED_VERSION
                 )
             }

@@ -16,7 +16,7 @@ use super::super::placement::solve::{layers, solve_goats, TigerChildren};
 use super::super::stamp::RunStamps;
 use super::super::{TableRules, TablebaseError};
 use super::encode::encode_side;
-use super::{compressed_path, CompressedLayer, SEGMENT_VALUES};
+use super::{compressed_path, CompressedLayer, BLOCK_SIZES, SEGMENT_VALUES};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
@@ -55,7 +55,9 @@ pub fn capture_wins(rules: TableRules, layer: Layer, tigers: u32, goats: u32) ->
 /// Compresses the placement layers of `source` into `target` (the same directory or another;
 /// the movement layers are copied there when absent, so `target` is a complete table set).
 /// Layers already compressed in `target` with a good checksum are kept (resumable per layer);
-/// each file is written atomically. Each layer's segments are coded on `threads` threads.
+/// each file is written atomically. Each layer's segments are coded on `threads` threads, in
+/// blocks of `block_bytes` (one of [`BLOCK_SIZES`]; a layer compressed with another size is
+/// written again).
 /// Progress: one phase per layer. Every file of `target` this run writes or checks whole is
 /// stamped as verified ([`RunStamps`]), so the first open after it checks nothing.
 ///
@@ -65,8 +67,13 @@ pub fn compress_dir(
     source: &Path,
     target: &Path,
     threads: usize,
+    block_bytes: usize,
     progress: Progress,
 ) -> Result<Vec<CompressReport>, TablebaseError> {
+    assert!(
+        BLOCK_SIZES.contains(&block_bytes),
+        "block size {block_bytes}"
+    );
     let (rules_header, _) = open_layer(&layer_path(source, 0))?;
     let rules = rules_header.rules;
     std::fs::create_dir_all(target).map_err(|source_error| TablebaseError::Io {
@@ -91,7 +98,7 @@ pub fn compress_dir(
         let (header, values) = open_layer(&from)?;
         check_placement_header(&from, &header, rules, layer)?;
         let source_bytes = (HEADER_LEN + values.len()) as u64;
-        if let Some(bytes) = already_compressed(&to, &header, &stamps) {
+        if let Some(bytes) = already_compressed(&to, &header, block_bytes, &stamps) {
             log::info!("\"{}\": present, kept", to.display());
             reports.push(CompressReport {
                 layer,
@@ -121,7 +128,14 @@ pub fn compress_dir(
         );
         let positions = header.positions;
         let report = |done: u64| progress(&phase, done, positions);
-        let payload = encode_side(positions, SEGMENT_VALUES, threads, &code, &report);
+        let payload = encode_side(
+            positions,
+            SEGMENT_VALUES,
+            block_bytes,
+            threads,
+            &code,
+            &report,
+        );
         let crc = super::super::file::crc32(&payload);
         let head = encode_header_as(&header, COMPRESSED_VERSION, payload.len() as u64, crc);
         write_atomic(&to, &[&head, &payload])?;
@@ -141,15 +155,20 @@ pub fn compress_dir(
 }
 
 /// The size of a compressed file already at `path` for the layer of `header`, when it is intact
-/// (header, checksum, tables) and made from the same values (same header counts); such a file,
-/// read whole and checked, is stamped in `stamps`.
-fn already_compressed(path: &Path, header: &LayerHeader, stamps: &RunStamps) -> Option<u64> {
+/// (header, checksum, tables) and made from the same values (same header counts) in blocks of
+/// `block_bytes`; such a file, read whole and checked, is stamped in `stamps`.
+fn already_compressed(
+    path: &Path,
+    header: &LayerHeader,
+    block_bytes: usize,
+    stamps: &RunStamps,
+) -> Option<u64> {
     let read_at = std::time::SystemTime::now();
     let layer = CompressedLayer::open(path).ok()?;
     let mapped = &layer.mapped;
     check_payload(path, &mapped.values, mapped.payload_crc).ok()?;
     layer.check_tables(path).ok()?;
-    if mapped.header != *header {
+    if mapped.header != *header || layer.block_bytes() != block_bytes {
         return None;
     }
     stamps.resumed(path, &mapped.identity, read_at);
@@ -378,11 +397,13 @@ pub fn compress(
     dir: &Path,
     target: &Path,
     threads: usize,
+    block_bytes: usize,
     out: &mut dyn Write,
     progress: Progress,
 ) -> Result<(), String> {
     let started = Instant::now();
-    let reports = compress_dir(dir, target, threads, progress).map_err(|e| e.to_string())?;
+    let reports =
+        compress_dir(dir, target, threads, block_bytes, progress).map_err(|e| e.to_string())?;
     let line = |out: &mut dyn Write, text: String| {
         writeln!(out, "{text}").map_err(|e| format!("cannot write the output: {e}"))
     };

@@ -1,5 +1,5 @@
 //! Writing compressed sides: don't-care values filled, a pair dictionary per segment (Re-Pair),
-//! Huffman codes, 64-byte blocks and the sparse block index (layout in docs/tablebase.md).
+//! Huffman codes, blocks of 32 or 64 bytes and the sparse block index (layout in docs/tablebase.md).
 
 use super::huffman::{code_lengths, codes};
 use super::SEGMENT_HEADER;
@@ -30,12 +30,14 @@ const SYMBOL_BITS: u32 = 12;
 
 /// Compresses one side of a layer: `code(i)` is the 2-bit code of position `i` (0..`positions`),
 /// `None` for a don't-care position (any value may be stored), in segments of
-/// `segment_values` values ([`super::SEGMENT_VALUES`] in files), coded on `threads` threads (the
-/// output does not depend on their number). Returns the payload (segment size and directory,
-/// then segments). `progress(done)` is called after each segment.
+/// `segment_values` values ([`super::SEGMENT_VALUES`] in files), in blocks of `block_bytes` (one
+/// of [`super::BLOCK_SIZES`]), coded on `threads` threads (the output does not depend on their
+/// number). Returns the payload (segment size, block size and directory, then segments).
+/// `progress(done)` is called after each segment.
 pub fn encode_side(
     positions: u64,
     segment_values: u32,
+    block_bytes: usize,
     threads: usize,
     code: &(dyn Fn(u64) -> Option<u8> + Sync),
     progress: &(dyn Fn(u64) + Sync),
@@ -66,7 +68,7 @@ pub fn encode_side(
                         })
                         .collect();
                     let mut out = Vec::new();
-                    encode_segment(sequence, &mut scratch, &mut out);
+                    encode_segment(sequence, block_bytes, &mut scratch, &mut out);
                     coded.lock().unwrap_or_else(|e| e.into_inner())[segment] = out;
                     progress(done.fetch_add(end - first, Ordering::Relaxed) + end - first);
                 }
@@ -76,6 +78,7 @@ pub fn encode_side(
     let coded = coded.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut payload = vec![0u8; 8 + 8 * count];
     payload[0..4].copy_from_slice(&(segment_values as u32).to_le_bytes());
+    payload[4..8].copy_from_slice(&(block_bytes as u32).to_le_bytes());
     for (segment, bytes) in coded.iter().enumerate() {
         let offset = payload.len() as u64;
         payload[8 + 8 * segment..16 + 8 * segment].copy_from_slice(&offset.to_le_bytes());
@@ -85,7 +88,16 @@ pub fn encode_side(
 }
 
 /// Appends one coded segment of `sequence` (codes 0..=2) to `out`.
-fn encode_segment(mut sequence: Vec<u16>, scratch: &mut Scratch, out: &mut Vec<u8>) {
+fn encode_segment(
+    mut sequence: Vec<u16>,
+    block_bytes: usize,
+    scratch: &mut Scratch,
+    out: &mut Vec<u8>,
+) {
+    assert!(
+        super::BLOCK_SIZES.contains(&block_bytes),
+        "block size {block_bytes}"
+    );
     let values = sequence.len() as u32;
     let (pairs, lens) = pair_dictionary(&mut sequence, scratch);
     let symbols = 3 + pairs.len();
@@ -95,19 +107,19 @@ fn encode_segment(mut sequence: Vec<u16>, scratch: &mut Scratch, out: &mut Vec<u
     }
     let lengths = code_lengths(&frequencies);
     let codes = codes(&lengths);
-    // Blocks: whole symbols, at most 512 bits and MAX_BLOCK_VALUES values each.
+    // Blocks: whole symbols, at most 8 * block_bytes bits and MAX_BLOCK_VALUES values each.
     let mut blocks: Vec<u8> = Vec::new();
     let mut block_counts: Vec<u16> = Vec::new();
     let mut writer = BlockWriter::default();
     let close = |writer: &mut BlockWriter, blocks: &mut Vec<u8>, counts: &mut Vec<u16>| {
         counts.push((writer.values - 1) as u16);
-        blocks.extend_from_slice(&writer.bytes);
+        blocks.extend_from_slice(&writer.bytes[..block_bytes]);
         *writer = BlockWriter::default();
     };
     for &symbol in &sequence {
         let (len, code) = (lengths[usize::from(symbol)], codes[usize::from(symbol)]);
         let values = lens[usize::from(symbol)];
-        if writer.bits + usize::from(len) > 8 * BLOCK_BYTES
+        if writer.bits + usize::from(len) > 8 * block_bytes
             || writer.values + values > MAX_BLOCK_VALUES
         {
             close(&mut writer, &mut blocks, &mut block_counts);
@@ -307,10 +319,11 @@ mod tests {
     use super::*;
 
     /// Decodes a payload through the reader's segment code (a header is not needed for that).
-    fn round_trip(values: &[u8], segment_values: u32) {
+    fn round_trip(values: &[u8], segment_values: u32, block_bytes: usize) {
         let payload = encode_side(
             values.len() as u64,
             segment_values,
+            block_bytes,
             3,
             &|i| Some(values[i as usize]),
             &|_| {},
@@ -377,9 +390,11 @@ mod tests {
             x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
             *value = (x >> 16) as u8 % 3;
         }
-        round_trip(&values, 1 << 24);
-        round_trip(&values, 70_001);
-        round_trip(&[2], 1 << 24);
-        round_trip(&[0, 2, 1], 2);
+        for block_bytes in super::super::BLOCK_SIZES {
+            round_trip(&values, 1 << 24, block_bytes);
+            round_trip(&values, 70_001, block_bytes);
+            round_trip(&[2], 1 << 24, block_bytes);
+            round_trip(&[0, 2, 1], 2, block_bytes);
+        }
     }
 }

@@ -156,17 +156,18 @@ impl CodeTable {
         })
     }
 
-    /// The symbol whose code starts `window` (left-justified), and its length; `None` when no
-    /// code matches (bits beyond an incomplete code).
+    /// The symbols ordered by code length, then symbol (indexed by [`CodeTable::rank_long`]).
+    pub fn sorted(&self) -> &[u16] {
+        &self.sorted
+    }
+
+    /// For a `window` (left-justified) that starts with a code longer than `FAST_BITS` (10):
+    /// the code's place in [`CodeTable::sorted`] and its length, without reading the fast table;
+    /// `None` when no code matches. (A shorter code gives a wrong answer or `None`.)
     #[inline(always)]
-    pub fn decode(&self, window: u32) -> Option<(u16, u8)> {
-        // The table has 2^FAST_BITS entries: the index is in bounds.
-        let entry = self.fast[(window >> (32 - FAST_BITS)) as usize];
-        if entry != 0 {
-            return Some(((entry >> 8) as u16, entry as u8));
-        }
-        // Longer than FAST_BITS: the code's length is the first length whose limit is above
-        // the window (the limits grow with the length), counted without a branch.
+    pub fn rank_long(&self, window: u32) -> Option<(usize, u8)> {
+        // The code's length is the first length whose limit is above the window (the limits
+        // grow with the length), counted without a branch.
         let window = u64::from(window);
         let mut len = FAST_BITS as usize + 1;
         for limit in &self.limit[FAST_BITS as usize + 1..] {
@@ -177,7 +178,20 @@ impl CodeTable {
         }
         let code = window >> (32 - len);
         let at = usize::from(self.start[len]) + code.wrapping_sub(self.first[len]) as usize;
-        self.sorted.get(at).map(|&symbol| (symbol, len as u8))
+        (at < self.sorted.len()).then_some((at, len as u8))
+    }
+
+    /// The symbol whose code starts `window` (left-justified), and its length; `None` when no
+    /// code matches (bits beyond an incomplete code).
+    #[inline(always)]
+    pub fn decode(&self, window: u32) -> Option<(u16, u8)> {
+        // The table has 2^FAST_BITS entries: the index is in bounds.
+        let entry = self.fast[(window >> (32 - FAST_BITS)) as usize];
+        if entry != 0 {
+            return Some(((entry >> 8) as u16, entry as u8));
+        }
+        let (at, len) = self.rank_long(window)?;
+        Some((self.sorted[at], len))
     }
 }
 

@@ -1,9 +1,10 @@
-//! Compressed placement layers (format version 2, `place-HH-C.bctz`; docs/tablebase.md,
-//! "Compressed placement layers"): only the tigers-to-move values are stored (a goats-to-move
-//! value is the best of its placements, each a tigers-to-move position one goat in hand lower),
-//! cut into segments of [`SEGMENT_VALUES`] values. A segment is coded with its own pair
-//! dictionary (Re-Pair: each symbol above 2 stands for a pair of earlier symbols, so for a run
-//! of values) and a canonical Huffman code, in 64-byte blocks that each hold whole symbols;
+//! Compressed placement layers (format version 3, and version 2 read, `place-HH-C.bctz`;
+//! docs/tablebase.md, "Compressed placement layers"): only the tigers-to-move values are stored
+//! (a goats-to-move value is the best of its placements, each a tigers-to-move position one goat
+//! in hand lower), cut into segments of [`SEGMENT_VALUES`] values. A segment is coded with its
+//! own pair dictionary (Re-Pair: each symbol above 2 stands for a pair of earlier symbols, so for
+//! a run of values) and a canonical Huffman code, in blocks of 32 or 64 bytes (the file says
+//! which) that each hold whole symbols;
 //! a sparse index every 2^k values (k chosen per segment) finds the block of a value, so a
 //! probe decodes at most one block.
 //!
@@ -19,6 +20,7 @@ pub mod convert;
 pub mod encode;
 pub mod huffman;
 
+use super::file::COMPRESSED_VERSION_2;
 use super::file::{map_file, u32_at, u64_at, MappedLayer, COMPRESSED_VERSION};
 use super::{Corruption, TablebaseError};
 use huffman::CodeTable;
@@ -32,8 +34,12 @@ pub const SEGMENT_VALUES: u32 = 1 << 24;
 pub const MIN_SPAN_LOG2: u32 = 12;
 /// Most values between two entries of a sparse block index, as a power of two.
 pub const MAX_SPAN_LOG2: u32 = 24;
-/// Bytes per block.
+/// Bytes per block in files of format version 2 (and the most in any file).
 pub const BLOCK_BYTES: usize = 64;
+/// Bytes per block written by `tb compress` (recorded in the payload header).
+pub const WRITTEN_BLOCK_BYTES: usize = 32;
+/// The block sizes a file may have.
+pub const BLOCK_SIZES: [usize; 2] = [32, 64];
 /// Most values in one block (its count is stored as a `u16`, minus one).
 pub const MAX_BLOCK_VALUES: u32 = 1 << 16;
 /// Most symbols of a segment's dictionary (3 values and the pairs).
@@ -59,13 +65,18 @@ struct Tables {
     block_count: u32,
     /// Values between two sparse index entries, as a power of two.
     span_log2: u32,
-    /// Per symbol: its halves and lengths, so a probe reads one entry per level of the pair
-    /// tree.
+    /// Per symbol: its values (short symbols) or its halves and lengths, so a probe reads one
+    /// entry per level of the pair tree, and only one for a symbol of up to
+    /// [`EXPANDED_VALUES`] values.
     nodes: Vec<Node>,
     /// Per symbol: the values it stands for (as in `nodes`, 4 bytes a symbol rather than 12,
     /// for the walk through a block).
     lens: Vec<u32>,
     code: CodeTable,
+    /// Per code, by its place in [`CodeTable::sorted`]: `values << 12 | symbol`, read for a code
+    /// longer than [`SCAN_BITS`] (which costs two reads after the scan table: the canonical
+    /// limits, then this).
+    long: Box<[u32]>,
     /// By the first [`SCAN_BITS`] bits of a window: the code it starts with when that code is
     /// at most [`SCAN_BITS`] long, as `values << 17 | symbol << 5 | code length` (`values` 0
     /// when the symbol stands for 2^15 values or more: then read from `nodes`); 0 when the code
@@ -77,16 +88,46 @@ struct Tables {
 /// Bits of a window looked up at once by [`Tables::scan`] (16 KB a segment).
 const SCAN_BITS: u32 = 12;
 
-/// One symbol of a segment's dictionary, as a probe needs it.
+/// One symbol of a segment's dictionary, as a probe needs it: a symbol of at most
+/// [`EXPANDED_VALUES`] values holds them all (so a probe reads one node, not one a level of the
+/// pair tree), a longer one its halves.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
     /// Values the symbol stands for.
     len: u32,
-    /// Values its left half stands for (0 for the three value symbols).
-    left_len: u32,
-    /// Its left and right halves (both 0 for the three value symbols).
-    left: u16,
-    right: u16,
+    /// Up to [`EXPANDED_VALUES`] values: the low 32 bits of the values, 2 bits each, the first
+    /// lowest. Longer: the values its left half stands for.
+    low: u32,
+    /// Up to [`EXPANDED_VALUES`] values: the high 32 bits of the values. Longer: the left half
+    /// in the low 16 bits, the right half in the high 16.
+    high: u32,
+}
+
+/// Most values of a symbol whose node holds them all (2 bits each in 64).
+const EXPANDED_VALUES: u32 = 32;
+
+impl Node {
+    /// A node holding `values` (2 bits each, the first lowest) of `len` values (at most
+    /// [`EXPANDED_VALUES`]).
+    fn expanded(len: u32, values: u64) -> Node {
+        Node {
+            len,
+            low: values as u32,
+            high: (values >> 32) as u32,
+        }
+    }
+
+    /// The values held (when `len` is at most [`EXPANDED_VALUES`]).
+    #[inline(always)]
+    fn values(self) -> u64 {
+        u64::from(self.low) | u64::from(self.high) << 32
+    }
+
+    /// The left half's length and the two halves (when `len` is above [`EXPANDED_VALUES`]).
+    #[inline(always)]
+    fn halves(self) -> (u32, u16, u16) {
+        (self.low, self.high as u16, (self.high >> 16) as u16)
+    }
 }
 
 #[derive(Debug)]
@@ -104,6 +145,8 @@ pub struct CompressedLayer {
     pub mapped: MappedLayer,
     /// Values per segment.
     segment_values: u64,
+    /// Bytes per block (one of [`BLOCK_SIZES`]).
+    block_bytes: usize,
     segments: Vec<Segment>,
 }
 
@@ -123,10 +166,12 @@ impl CompressedLayer {
 
     /// The layer of a mapped file; `None` when its directory is inconsistent.
     pub(crate) fn new(mapped: MappedLayer) -> Option<CompressedLayer> {
-        let (segment_values, segments) = directory(&mapped.values, mapped.header.positions)?;
+        let (segment_values, block_bytes, segments) =
+            directory(&mapped.values, mapped.header.positions, mapped.version)?;
         Some(CompressedLayer {
             mapped,
             segment_values,
+            block_bytes,
             segments,
         })
     }
@@ -144,6 +189,7 @@ impl CompressedLayer {
                 positions,
                 counts: [[0; 3]; 2],
             },
+            version: COMPRESSED_VERSION,
             values: LayerValues::owned(payload),
             payload_crc: 0,
             identity: FileIdentity {
@@ -155,6 +201,11 @@ impl CompressedLayer {
                 header_crc: 0,
             },
         })
+    }
+
+    /// Bytes per block (one of [`BLOCK_SIZES`]).
+    pub fn block_bytes(&self) -> usize {
+        self.block_bytes
     }
 
     /// Checks every segment's tables (a full structural check; `tb verify` and tests).
@@ -181,7 +232,7 @@ impl CompressedLayer {
             .tables
             .get_or_init(|| {
                 let bytes = self.mapped.values.get(segment.start..segment.end)?;
-                read_tables(bytes, expected)
+                read_tables(bytes, expected, self.block_bytes)
             })
             .as_ref()
     }
@@ -230,7 +281,7 @@ impl CompressedLayer {
             }
             spots.sort_unstable();
             for spot in spots.iter() {
-                touched ^= self.block_bytes(spot.segment, spot.block);
+                touched ^= self.block_byte(spot.segment, spot.block);
             }
             std::hint::black_box(touched);
             // The blocks, those whose first wanted value comes earliest first: when `visit`
@@ -284,9 +335,7 @@ impl CompressedLayer {
     #[inline]
     fn sparse_entry(&self, at: u64, slot: u32) -> Option<Spot> {
         let index = usize::try_from(at / self.segment_values).ok()?;
-        let tables = self.tables(index)?;
-        let segment = &self.segments[index];
-        let bytes = self.mapped.values.get(segment.start..segment.end)?;
+        let (tables, bytes) = self.segment_base(index)?;
         let local = (at % self.segment_values) as u32;
         if local >= tables.values {
             return None;
@@ -306,9 +355,7 @@ impl CompressedLayer {
     /// `spot` with its offset brought inside its block, walking the block counts forward.
     #[inline]
     fn walk(&self, mut spot: Spot) -> Option<Spot> {
-        let tables = self.tables(spot.segment as usize)?;
-        let segment = self.segments.get(spot.segment as usize)?;
-        let bytes = self.mapped.values.get(segment.start..segment.end)?;
+        let (tables, bytes) = self.segment_base(spot.segment as usize)?;
         loop {
             if spot.block >= tables.block_count {
                 return None;
@@ -322,41 +369,40 @@ impl CompressedLayer {
         }
     }
 
+    /// The tables of segment `index` and its bytes; `None` when out of range or inconsistent.
+    #[inline]
+    fn segment_base(&self, index: usize) -> Option<(&Tables, &[u8])> {
+        let tables = self.tables(index)?;
+        let segment = self.segments.get(index)?;
+        Some((tables, self.mapped.values.get(segment.start..segment.end)?))
+    }
+
     /// A byte of the count of `block` (0 when out of bounds): read only to have it fetched.
     #[inline]
     fn count_byte(&self, segment: u32, block: u32) -> u8 {
-        let Some(tables) = self.tables(segment as usize) else {
-            return 0;
-        };
-        let Some(segment) = self.segments.get(segment as usize) else {
-            return 0;
-        };
-        let at = segment.start + tables.counts + 2 * block as usize;
-        self.mapped.values.get(at).copied().unwrap_or(0)
+        self.segment_base(segment as usize)
+            .and_then(|(tables, bytes)| bytes.get(tables.counts + 2 * block as usize).copied())
+            .unwrap_or(0)
     }
 
     /// The first and last bytes of `block` (0 when out of bounds): read only to have the
     /// block fetched (it may straddle two cache lines).
     #[inline]
-    fn block_bytes(&self, segment: u32, block: u32) -> u8 {
-        let Some(tables) = self.tables(segment as usize) else {
+    fn block_byte(&self, segment: u32, block: u32) -> u8 {
+        let Some((tables, bytes)) = self.segment_base(segment as usize) else {
             return 0;
         };
-        let Some(segment) = self.segments.get(segment as usize) else {
-            return 0;
-        };
-        let at = segment.start + tables.blocks + BLOCK_BYTES * block as usize;
-        let values = &self.mapped.values;
-        values.get(at).copied().unwrap_or(0)
-            ^ values.get(at + BLOCK_BYTES - 1).copied().unwrap_or(0)
+        let at = tables.blocks + self.block_bytes * block as usize;
+        bytes.get(at).copied().unwrap_or(0)
+            ^ bytes.get(at + self.block_bytes - 1).copied().unwrap_or(0)
     }
 
     /// A reader of the symbols of the block of `spot`.
     #[inline]
     fn block_scan<'a>(&self, tables: &'a Tables, spot: Spot) -> Option<BlockScan<'a>> {
         let segment = self.segments.get(spot.segment as usize)?;
-        let at = segment.start + tables.blocks + BLOCK_BYTES * spot.block as usize;
-        let block = self.mapped.values.get(at..at + BLOCK_BYTES)?;
+        let at = segment.start + tables.blocks + self.block_bytes * spot.block as usize;
+        let block = self.mapped.values.get(at..at + self.block_bytes)?;
         Some(BlockScan {
             reader: BlockReader::new(block),
             tables,
@@ -371,13 +417,11 @@ impl CompressedLayer {
         let mut at = 0u64;
         let mut stack = Vec::new();
         for index in 0..self.segments.len() {
-            let tables = self.tables(index)?;
-            let segment = &self.segments[index];
-            let bytes = self.mapped.values.get(segment.start..segment.end)?;
+            let (tables, bytes) = self.segment_base(index)?;
             for block in 0..tables.block_count as usize {
                 let count = u32::from(le_u16(bytes, tables.counts + 2 * block)?) + 1;
-                let start = tables.blocks + BLOCK_BYTES * block;
-                let mut reader = BlockReader::new(bytes.get(start..start + BLOCK_BYTES)?);
+                let start = tables.blocks + self.block_bytes * block;
+                let mut reader = BlockReader::new(bytes.get(start..start + self.block_bytes)?);
                 let mut left = count;
                 while left > 0 {
                     let symbol = reader.next(&tables.code)?;
@@ -385,14 +429,17 @@ impl CompressedLayer {
                     left = left.checked_sub(len)?;
                     stack.push(symbol);
                     while let Some(symbol) = stack.pop() {
-                        if symbol < 3 {
-                            let byte = out.get_mut((at >> 2) as usize)?;
-                            *byte |= (symbol as u8) << ((at & 3) * 2);
-                            at += 1;
+                        let node = *tables.nodes.get(usize::from(symbol))?;
+                        if node.len <= EXPANDED_VALUES {
+                            for i in 0..node.len {
+                                let byte = out.get_mut((at >> 2) as usize)?;
+                                *byte |= ((node.values() >> (2 * i)) as u8 & 3) << ((at & 3) * 2);
+                                at += 1;
+                            }
                         } else {
-                            let node = tables.nodes.get(usize::from(symbol))?;
-                            stack.push(node.right);
-                            stack.push(node.left);
+                            let (_, left, right) = node.halves();
+                            stack.push(right);
+                            stack.push(left);
                         }
                     }
                 }
@@ -402,11 +449,19 @@ impl CompressedLayer {
     }
 }
 
-/// The values per segment and the segments of a payload: its directory (values per segment,
-/// then one `u64` offset per segment) checked.
-fn directory(payload: &[u8], positions: u64) -> Option<(u64, Vec<Segment>)> {
+/// The values per segment, bytes per block and the segments of a payload of format `version`:
+/// its directory (values per segment, bytes per block, then one `u64` offset per segment)
+/// checked.
+fn directory(payload: &[u8], positions: u64, version: u32) -> Option<(u64, usize, Vec<Segment>)> {
     let segment_values = u64::from(le_u32(payload, 0)?);
-    if segment_values == 0 || le_u32(payload, 4)? != 0 {
+    let block_bytes = usize::try_from(le_u32(payload, 4)?).ok()?;
+    // Version 2 has 0 there (reserved) and 64-byte blocks.
+    let block_bytes = match (version, block_bytes) {
+        (COMPRESSED_VERSION_2, 0) => BLOCK_BYTES,
+        (COMPRESSED_VERSION, bytes) if BLOCK_SIZES.contains(&bytes) => bytes,
+        _ => return None,
+    };
+    if segment_values == 0 {
         return None;
     }
     let count = usize::try_from(positions.div_ceil(segment_values)).ok()?;
@@ -431,13 +486,13 @@ fn directory(payload: &[u8], positions: u64) -> Option<(u64, Vec<Segment>)> {
             tables: OnceLock::new(),
         });
     }
-    Some((segment_values, segments))
+    Some((segment_values, block_bytes, segments))
 }
 
 /// Reads and checks one segment's tables: the counts fit the lengths, every pair refers to
 /// earlier symbols, the code is a prefix code, the block counts add up to the values and every
 /// sparse index entry points where its values really are.
-fn read_tables(bytes: &[u8], expected_values: u64) -> Option<Tables> {
+fn read_tables(bytes: &[u8], expected_values: u64, block_bytes: usize) -> Option<Tables> {
     let values = le_u32(bytes, 0)?;
     let symbols = usize::from(le_u16(bytes, 4)?);
     let span_log2 = match u32::from(le_u16(bytes, 6)?) {
@@ -457,34 +512,43 @@ fn read_tables(bytes: &[u8], expected_values: u64) -> Option<Tables> {
     let sparse = lengths + symbols;
     let counts = sparse + 8 * values.div_ceil(span) as usize;
     let blocks = counts + 2 * block_count as usize;
-    if bytes.len() != blocks + BLOCK_BYTES * block_count as usize {
+    if bytes.len() != blocks + block_bytes * block_count as usize {
         return None;
     }
-    let leaf = Node {
-        len: 1,
-        ..Node::default()
-    };
-    let mut nodes = vec![leaf; symbols];
+    let mut nodes: Vec<Node> = (0..3).map(|value| Node::expanded(1, value)).collect();
+    nodes.resize(symbols, Node::default());
     for symbol in 3..symbols {
         let left = le_u16(bytes, pairs + 4 * (symbol - 3))?;
         let right = le_u16(bytes, pairs + 4 * (symbol - 3) + 2)?;
         if usize::from(left) >= symbol || usize::from(right) >= symbol {
             return None;
         }
-        let left_len = nodes[usize::from(left)].len;
-        let len = left_len + nodes[usize::from(right)].len;
+        let (left_node, right_node) = (nodes[usize::from(left)], nodes[usize::from(right)]);
+        let left_len = left_node.len;
+        let len = left_len + right_node.len;
         if len > MAX_BLOCK_VALUES {
             return None;
         }
-        nodes[symbol] = Node {
-            len,
-            left_len,
-            left,
-            right,
+        nodes[symbol] = if len <= EXPANDED_VALUES {
+            Node::expanded(
+                len,
+                left_node.values() | right_node.values() << (2 * left_len),
+            )
+        } else {
+            Node {
+                len,
+                low: left_len,
+                high: u32::from(left) | u32::from(right) << 16,
+            }
         };
     }
     let code = CodeTable::new(bytes.get(lengths..sparse)?)?;
     let scan = scan_table(&code, &nodes);
+    let long = code
+        .sorted()
+        .iter()
+        .map(|&symbol| nodes[usize::from(symbol)].len << 12 | u32::from(symbol))
+        .collect();
     let mut before = 0u64;
     let mut next_entry = 0u32;
     for block in 0..block_count {
@@ -512,6 +576,7 @@ fn read_tables(bytes: &[u8], expected_values: u64) -> Option<Tables> {
         lens: nodes.iter().map(|node| node.len).collect(),
         nodes,
         code,
+        long,
         scan,
     })
 }
@@ -557,8 +622,10 @@ impl BlockScan<'_> {
         let (symbol, code_len, values) = if entry != 0 {
             ((entry >> 5 & 0xfff) as u16, entry & 31, entry >> 17)
         } else {
-            let (symbol, code_len) = tables.code.decode(window)?;
-            (symbol, u32::from(code_len), 0)
+            // Longer than SCAN_BITS: the code's rank, then its symbol and values in one read.
+            let (rank, code_len) = tables.code.rank_long(window)?;
+            let long = *tables.long.get(rank)?;
+            ((long & 0xfff) as u16, u32::from(code_len), long >> 12)
         };
         let values = if values != 0 {
             values
@@ -574,24 +641,32 @@ impl BlockScan<'_> {
 #[inline]
 fn descend(nodes: &[Node], mut symbol: u16, mut offset: u32) -> Option<u8> {
     // Halves are earlier symbols (checked when the tables are read), so this ends.
-    while symbol >= 3 {
-        let node = nodes.get(usize::from(symbol))?;
-        if offset < node.left_len {
-            symbol = node.left;
+    loop {
+        let node = *nodes.get(usize::from(symbol))?;
+        if offset >= node.len {
+            return None;
+        }
+        if node.len <= EXPANDED_VALUES {
+            return Some((node.values() >> (2 * offset)) as u8 & 3);
+        }
+        let (left_len, left, right) = node.halves();
+        if offset < left_len {
+            symbol = left;
         } else {
-            offset -= node.left_len;
-            symbol = node.right;
+            offset -= left_len;
+            symbol = right;
         }
     }
-    Some(symbol as u8)
 }
 
-/// Reads Huffman codes from one 64-byte block, most significant bit first, through a 64-bit
-/// buffer refilled 32 bits at a time (so the next code's bits are one shift away from the
-/// last one's: decoding a block is a chain of table reads).
+/// Reads Huffman codes from one block (of up to [`BLOCK_BYTES`] bytes), most significant bit
+/// first, through a 64-bit buffer refilled 32 bits at a time (so the next code's bits are one
+/// shift away from the last one's: decoding a block is a chain of table reads).
 struct BlockReader {
-    /// The block as big-endian 32-bit words, and a zero word (the bits past the block).
+    /// The block as big-endian 32-bit words, and zero words (the bits past the block).
     words: [u32; BLOCK_BYTES / 4 + 1],
+    /// Bits in the block.
+    bits: u32,
     /// The next word to load into `buffer`.
     next: usize,
     /// Bits not yet read, left-justified.
@@ -611,6 +686,7 @@ impl BlockReader {
         BlockReader {
             buffer: u64::from(words[0]) << 32 | u64::from(words[1]),
             words,
+            bits: 8 * block.len().min(BLOCK_BYTES) as u32,
             next: 2,
             held: 64,
             read: 0,
@@ -628,7 +704,7 @@ impl BlockReader {
     /// The next 32 bits, left-justified (zeros past the block); `None` at the block's end.
     #[inline(always)]
     fn window(&mut self) -> Option<u32> {
-        if self.read >= 8 * BLOCK_BYTES as u32 {
+        if self.read >= self.bits {
             return None;
         }
         if self.held < 32 {
@@ -647,7 +723,7 @@ impl BlockReader {
         self.held = self.held.checked_sub(len)?;
         self.buffer = self.buffer.checked_shl(len)?;
         self.read += len;
-        (self.read <= 8 * BLOCK_BYTES as u32).then_some(())
+        (self.read <= self.bits).then_some(())
     }
 }
 
