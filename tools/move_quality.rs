@@ -9,6 +9,11 @@
 //! tables: it keeps the value or not. The summary (stdout) gives the share of value-keeping
 //! moves, split into wins and draws; `--lost FILE` lists the positions where the value was
 //! lost, with the move played and the moves that keep the value.
+//!
+//! `--suite FILE` takes the positions from a test-position suite instead (the format of
+//! `referee positions`, e.g. a development set written by `holdout_sets`): its rules, values and
+//! value-keeping moves, no tables needed; `--phase` still selects. Used to screen search changes
+//! in process with `--param` (docs/eval.md, "Search changes"); never on the held-out sets.
 
 use std::fs::File;
 use std::io::Write;
@@ -17,10 +22,11 @@ use std::time::Duration;
 
 use baghchal::cli::RulesArgs;
 use baghchal::engine::{Engine, EngineOptions, Limits};
+use baghchal::referee::positions::read_suite;
 use baghchal::search::params::Params;
 use baghchal::tablebase::Wdl;
 use baghchal::tuning::data::{open_checked, read_labelled, Source};
-use baghchal::{Game, Position};
+use baghchal::{Game, Move, Position, Rules};
 use clap::{Parser, ValueEnum};
 
 #[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
@@ -33,12 +39,16 @@ enum Phase {
 #[derive(Parser)]
 #[command(about = "Share of value-keeping moves on critical positions, judged by the tables")]
 struct Args {
-    /// Directory of the tables that judge the moves.
-    #[arg(long)]
-    tables: PathBuf,
+    /// Directory of the tables that judge the moves (with `--positions`).
+    #[arg(long, required_unless_present = "suite")]
+    tables: Option<PathBuf>,
     /// Labelled positions (the output of eval_data).
+    #[arg(long, required_unless_present = "suite", conflicts_with = "suite")]
+    positions: Option<PathBuf>,
+    /// A test-position suite (positions, values and the moves that keep them) instead of
+    /// `--tables` and `--positions`; its rules replace the rule flags.
     #[arg(long)]
-    positions: PathBuf,
+    suite: Option<PathBuf>,
     /// Time per move in milliseconds (as `go movetime`, less the default Move Overhead).
     #[arg(long, default_value_t = 100)]
     movetime: u64,
@@ -65,31 +75,73 @@ struct Args {
     rules: RulesArgs,
 }
 
-/// The critical positions of the file that `args` selects.
-fn read_positions(args: &Args) -> Result<Vec<Position>, String> {
-    let mut positions = Vec::new();
-    read_labelled(&args.positions, |labelled| {
-        if !labelled.critical || (labelled.source == Source::Near && !args.near) {
-            return true;
-        }
-        let placing = labelled.position.goats_in_hand() > 0;
-        let wanted = match args.phase {
+/// A test position: whether it is drawn (else won), and the moves that keep its value.
+struct Judged {
+    position: Position,
+    draw: bool,
+    keeping: Vec<Move>,
+}
+
+impl Phase {
+    fn wants(self, position: &Position) -> bool {
+        let placing = position.goats_in_hand() > 0;
+        match self {
             Phase::Movement => !placing,
             Phase::Placement => placing,
             Phase::All => true,
-        };
-        if wanted {
+        }
+    }
+}
+
+/// The rules and the test positions that `args` selects, judged by the tables or the suite.
+fn read_positions(args: &Args) -> Result<(Rules, Vec<Judged>), String> {
+    if let Some(suite) = &args.suite {
+        let (rules, entries) = read_suite(suite)?;
+        let judged = entries
+            .into_iter()
+            .filter(|entry| args.phase.wants(&entry.position))
+            .take(args.limit)
+            .map(|entry| Judged {
+                position: entry.position,
+                draw: entry.value == "draw",
+                keeping: entry.keeping,
+            })
+            .collect();
+        return Ok((rules, judged));
+    }
+    let (Some(tables), Some(file)) = (&args.tables, &args.positions) else {
+        return Err("give --suite, or --tables and --positions".into());
+    };
+    let rules = args.rules.rules();
+    let tables = open_checked(tables, &rules)?;
+    let mut positions = Vec::new();
+    read_labelled(file, |labelled| {
+        if !labelled.critical || (labelled.source == Source::Near && !args.near) {
+            return true;
+        }
+        if args.phase.wants(&labelled.position) {
             positions.push(labelled.position);
         }
         positions.len() != args.limit
     })?;
-    Ok(positions)
+    let judged = positions
+        .into_iter()
+        .map(|position| {
+            let value = tables
+                .probe(&position)
+                .ok_or_else(|| format!("the tables do not cover {position}"))?;
+            Ok(Judged {
+                position,
+                draw: value.wdl == Wdl::Draw,
+                keeping: tables.best_moves(&position),
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    Ok((rules, judged))
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    let rules = args.rules.rules();
-    let tables = open_checked(&args.tables, &rules)?;
-    let positions = read_positions(args)?;
+    let (rules, positions) = read_positions(args)?;
     let mut engine = Engine::new(EngineOptions {
         rules,
         threads: 1,
@@ -122,18 +174,19 @@ fn run(args: &Args) -> Result<(), String> {
     };
     // [wins, draws]: (kept, tested)
     let mut counts = [(0u32, 0u32); 2];
-    for (number, position) in positions.iter().enumerate() {
-        let value = tables
-            .probe(position)
-            .ok_or_else(|| format!("the tables do not cover {position}"))?;
-        let keeping = tables.best_moves(position);
+    for (number, judged) in positions.iter().enumerate() {
+        let Judged {
+            position,
+            draw,
+            keeping,
+        } = judged;
         engine.new_game();
         engine.set_game(Game::new(*position, rules));
         let mv = engine
             .search_blocking(limits.clone())
             .best_move
             .ok_or_else(|| format!("no move in {position}"))?;
-        let slot = usize::from(value.wdl == Wdl::Draw);
+        let slot = usize::from(*draw);
         counts[slot].1 += 1;
         if keeping.contains(&mv) {
             counts[slot].0 += 1;
@@ -142,7 +195,7 @@ fn run(args: &Args) -> Result<(), String> {
             writeln!(
                 file,
                 "{position}\t{}\tplayed {mv}\tkeeps {}",
-                value.wdl,
+                if *draw { "draw" } else { "win" },
                 keep.join(" ")
             )
             .map_err(|e| e.to_string())?;

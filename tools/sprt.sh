@@ -8,11 +8,12 @@
 # as the checker. Records go to sprt-<date>.pgn and .jsonl; rerun the same command with
 # RESUME=1 to continue an interrupted test. REPETITION=draw plays under the draw rule (default:
 # forbid, the rules' default); NEW_OPTIONS adds settings to the new engine (for example
-# NEW_OPTIONS=option.Eval=classic); OUT, OPENINGS, SEED and REFEREE override the rest.
+# NEW_OPTIONS=option.Eval=classic), BASE_OPTIONS the same to the base engine (both, to compare
+# two searches with one evaluation); OUT, OPENINGS, SEED and REFEREE override the rest.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
-    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 new=$1
@@ -35,13 +36,15 @@ if [ ! -f "$openings" ]; then
 fi
 # shellcheck disable=SC2206
 new_options=(${NEW_OPTIONS:-})
+# shellcheck disable=SC2206
+base_options=(${BASE_OPTIONS:-})
 resume=()
 if [ "${RESUME:-0}" = 1 ]; then
     resume=(-resume)
 fi
 exec "$referee" \
     -engine "cmd=$new" name=new "${new_options[@]}" \
-    -engine "cmd=$base" name=base \
+    -engine "cmd=$base" name=base "${base_options[@]}" \
     -each "tc=$tc" timemargin=100 \
     -games 2 -rounds 50000 -concurrency "$concurrency" \
     -openings "file=$openings" order=random -seed "${SEED:-1}" \
