@@ -172,7 +172,7 @@ fn level_lines(game: &Game, options: EngineOptions) -> (Vec<Move>, Move) {
 /// the safe d3 below ten other placements at depth 1), so the guard is checked where it
 /// applies, and most positions must be such.
 #[test]
-fn middle_levels_never_drop_a_goat_for_nothing() {
+fn middle_levels_play_a_safe_line_when_they_have_one() {
     let positions = goat_positions();
     assert!(positions.len() >= 15, "{}", positions.len());
     let (mut checked, mut total) = (0, 0);
