@@ -1,6 +1,6 @@
 //! Strength levels through the public engine API: level 20 is the unchanged full-strength
-//! search, levels repeat for a seed, `UCI_Elo` maps onto the levels, and the middle levels never
-//! drop a goat for nothing.
+//! search, levels repeat for a seed, `UCI_Elo` maps onto the levels, and the middle levels play a line
+//! that drops no goat whenever they have one.
 
 mod common;
 

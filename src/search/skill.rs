@@ -20,7 +20,8 @@ use super::score::{Value, INFINITE};
 use super::skill_elo::LEVEL_ELO;
 use crate::{Bitboard, Move, Position, Rules, Side};
 
-/// Lowest level at which the goats never drop a goat for nothing.
+/// Lowest level at which the goats choose among their lines those leaving the fewest goats open
+/// to capture.
 pub const GUARD_FROM: f64 = 5.0;
 
 /// A strength below full: a level in `0.0..20.0`.

@@ -79,7 +79,7 @@ struct Tables {
     long: Box<[u32]>,
     /// By the first [`SCAN_BITS`] bits of a window: the code it starts with when that code is
     /// at most [`SCAN_BITS`] long, as `values << 17 | symbol << 5 | code length` (`values` 0
-    /// when the symbol stands for 2^15 values or more: then read from `nodes`); 0 when the code
+    /// when the symbol stands for 2^15 values or more: then read from `lens`); 0 when the code
     /// is longer. A probe walking a block needs only how many values each symbol stands for:
     /// one read a symbol.
     scan: Box<[u32]>,
