@@ -174,7 +174,9 @@ async fn two_people_play_to_the_end_and_takeback_restores_the_clocks() {
 async fn a_game_survives_a_restart_and_a_corrupt_store_is_set_aside() {
     let data = temp_dir("gui-store");
     let data_arg = data.to_str().unwrap();
-    let moves = ["c3", "a1b2", "d4"];
+    // The goats' first placement, then candidates for their second (the engine's reply may
+    // land on one).
+    let moves = ["c3", "d4", "b4"];
     {
         let gui = Gui::start(&["--data", data_arg]);
         let mut page = Client::connect(&gui).await;
@@ -204,8 +206,18 @@ async fn a_game_survives_a_restart_and_a_corrupt_store_is_set_aside() {
         assert_eq!(back["level"], "level 3");
         assert_eq!(back["clocks"]["tigers_ms"], state["clocks"]["tigers_ms"]);
         assert!(back["notice"].is_null());
-        // It goes on.
-        page.send(json!({"type": "move", "move": moves[2]})).await;
+        // It goes on, with a placement on a point the engine's reply left empty.
+        let replies: Vec<&str> = state["game"]["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|mv| mv.as_str())
+            .collect();
+        let next = moves[1..]
+            .iter()
+            .find(|point| !replies.iter().any(|mv| mv.ends_with(*point)))
+            .expect("an empty point");
+        page.send(json!({"type": "move", "move": next})).await;
         page.until(WAIT, |v| {
             is_state(v) && v["game"]["moves"].as_array().map(Vec::len) == Some(4)
         })
