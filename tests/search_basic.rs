@@ -1,9 +1,10 @@
 //! Fast checks of the search through the public engine API.
 
-use baghchal::engine::{
-    Engine, EngineOptions, Limits, Score, SearchInfo, SearchObserver, SearchResult,
-};
+mod common;
+
+use baghchal::engine::{Engine, EngineOptions, Limits, Score};
 use baghchal::{Game, Position, Rules};
+use common::Collect;
 
 fn engine_at(position: &str, rules: Rules) -> Engine {
     let mut engine = Engine::new(EngineOptions {
@@ -42,22 +43,6 @@ fn start_position_search_gives_a_legal_line() {
     let mut game = Game::startpos(Rules::default());
     for mv in &info.pv {
         game.play(*mv).unwrap();
-    }
-}
-
-struct Collect(
-    std::sync::mpsc::Sender<(Vec<SearchInfo>, SearchResult)>,
-    Vec<SearchInfo>,
-);
-
-impl SearchObserver for Collect {
-    fn on_info(&mut self, info: &SearchInfo) {
-        self.1.push(info.clone());
-    }
-    fn on_finish(&mut self, result: &SearchResult) {
-        self.0
-            .send((std::mem::take(&mut self.1), result.clone()))
-            .unwrap();
     }
 }
 

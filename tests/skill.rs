@@ -4,11 +4,11 @@
 
 mod common;
 
-use baghchal::engine::{Engine, EngineOptions, Limits, SearchInfo, SearchObserver, SearchResult};
+use baghchal::engine::{Engine, EngineOptions, Limits, SearchResult};
 use baghchal::search::options::UCI_ELO;
 use baghchal::search::skill::open_goats;
 use baghchal::{Game, Move, Rules, Side};
-use common::random_game;
+use common::{random_game, Collect};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
@@ -125,23 +125,6 @@ fn goat_positions() -> Vec<Game> {
         })
         .take(25)
         .collect()
-}
-
-/// Collects a search's infos and result.
-struct Collect(
-    std::sync::mpsc::Sender<(Vec<SearchInfo>, SearchResult)>,
-    Vec<SearchInfo>,
-);
-
-impl SearchObserver for Collect {
-    fn on_info(&mut self, info: &SearchInfo) {
-        self.1.push(info.clone());
-    }
-    fn on_finish(&mut self, result: &SearchResult) {
-        self.0
-            .send((std::mem::take(&mut self.1), result.clone()))
-            .unwrap();
-    }
 }
 
 /// A level's search: the first moves of the lines it reported at its last depth, and its move.

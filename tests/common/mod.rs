@@ -96,3 +96,23 @@ pub fn random_game(rules: Rules, plies: usize, rng: &mut StdRng) -> Game {
     }
     game
 }
+
+/// A search observer that sends the search's infos and result down a channel when it ends.
+pub struct Collect(
+    pub  std::sync::mpsc::Sender<(
+        Vec<baghchal::engine::SearchInfo>,
+        baghchal::engine::SearchResult,
+    )>,
+    pub Vec<baghchal::engine::SearchInfo>,
+);
+
+impl baghchal::engine::SearchObserver for Collect {
+    fn on_info(&mut self, info: &baghchal::engine::SearchInfo) {
+        self.1.push(info.clone());
+    }
+    fn on_finish(&mut self, result: &baghchal::engine::SearchResult) {
+        self.0
+            .send((std::mem::take(&mut self.1), result.clone()))
+            .unwrap();
+    }
+}
