@@ -395,11 +395,14 @@ fn a_block_size_that_is_not_the_files_is_refused_naming_the_file() {
 fn damage_behind_good_checksums_never_panics() {
     // Bytes changed anywhere in the payload (tables, index, blocks), with the checksums
     // recomputed: opening refuses the file or decoding answers values or nothing, never panics.
-    // In 32-byte blocks (version 3), and in 64-byte blocks (version 2).
+    // In 64-byte blocks (version 3, as written by default), in 32-byte blocks (version 3),
+    // and in 64-byte blocks (version 2).
     let source = std::fs::read(compressed_path(compressed_dir(), 1, 1)).unwrap();
     fuzz(&source, "tb-compressed-fuzz", 11);
+    let source = std::fs::read(compressed_path(compressed_32_dir(), 1, 1)).unwrap();
+    fuzz(&source, "tb-compressed-fuzz-32", 13);
     fuzz(
-        &as_version_2(compressed_64_dir(), 1, 1),
+        &as_version_2(compressed_dir(), 1, 1),
         "tb-compressed-fuzz-v2",
         12,
     );
