@@ -277,13 +277,13 @@ fn fix_checksums(bytes: &mut [u8]) {
     bytes[84..88].copy_from_slice(&header_crc.to_le_bytes());
 }
 
-/// The same tables compressed in 64-byte blocks (format version 3).
-fn compressed_64_dir() -> &'static Path {
+/// The same tables compressed in 32-byte blocks (format version 3).
+fn compressed_32_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = temp("tb-compressed-64");
+        let dir = temp("tb-compressed-32");
         let _ = std::fs::remove_dir_all(&dir);
-        compress_dir(plain_dir(), &dir, 2, 64, NO_PROGRESS).expect("compress");
+        compress_dir(plain_dir(), &dir, 2, 32, NO_PROGRESS).expect("compress");
         dir
     })
 }
@@ -302,19 +302,20 @@ fn as_version_2(dir: &Path, in_hand: u8, captured: u8) -> Vec<u8> {
 
 #[test]
 fn blocks_of_either_size_and_version_2_files_decode_to_the_uncompressed_values() {
-    // Version 3 in 32-byte blocks (as written by default) and in 64-byte blocks, and version 2
+    // Version 3 in 64-byte blocks (as written by default) and in 32-byte blocks, and version 2
     // (64-byte blocks, written before the block size was recorded): every value, both sides.
+    assert_eq!(WRITTEN_BLOCK_BYTES, 64);
     let version_2 = temp("tb-compressed-v2");
     let _ = std::fs::remove_dir_all(&version_2);
     std::fs::create_dir_all(&version_2).unwrap();
-    for entry in std::fs::read_dir(compressed_64_dir()).unwrap() {
+    for entry in std::fs::read_dir(compressed_dir()).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "bctb") {
             std::fs::copy(&path, version_2.join(path.file_name().unwrap())).unwrap();
         }
     }
     for layer in layers() {
-        let bytes = as_version_2(compressed_64_dir(), layer.in_hand, layer.captured);
+        let bytes = as_version_2(compressed_dir(), layer.in_hand, layer.captured);
         std::fs::write(
             compressed_path(&version_2, layer.in_hand, layer.captured),
             bytes,
@@ -323,7 +324,7 @@ fn blocks_of_either_size_and_version_2_files_decode_to_the_uncompressed_values()
     }
     for (dir, block_bytes) in [
         (compressed_dir(), WRITTEN_BLOCK_BYTES),
-        (compressed_64_dir(), 64),
+        (compressed_32_dir(), 32),
         (version_2.as_path(), 64),
     ] {
         for layer in layers() {
@@ -339,7 +340,7 @@ fn blocks_of_either_size_and_version_2_files_decode_to_the_uncompressed_values()
     }
     // Smaller blocks cost bytes (more block counts, more unused bits at block ends).
     let size = |dir: &Path| std::fs::metadata(compressed_path(dir, 2, 1)).unwrap().len();
-    assert!(size(compressed_64_dir()) < size(compressed_dir()));
+    assert!(size(compressed_dir()) < size(compressed_32_dir()));
 }
 
 #[test]
@@ -357,19 +358,25 @@ fn a_block_size_that_is_not_the_files_is_refused_naming_the_file() {
             other => panic!("{what}: {other:?}"),
         }
     };
-    let version_3 = std::fs::read(compressed_path(compressed_64_dir(), 2, 1)).unwrap();
+    let version_3 = std::fs::read(compressed_path(compressed_dir(), 2, 1)).unwrap();
+    assert_eq!(version_3[field.clone()], 64u32.to_le_bytes());
     for size in [0u32, 16, 48, 128, u32::MAX] {
         let mut bytes = version_3.clone();
         bytes[field.clone()].copy_from_slice(&size.to_le_bytes());
         refused(&mut bytes, &format!("version 3, {size}-byte blocks"));
     }
-    // 32 where the blocks are 64 bytes long: the segment lengths do not add up.
-    let mut bytes = version_3.clone();
-    bytes[field.clone()].copy_from_slice(&32u32.to_le_bytes());
-    refused(&mut bytes, "version 3, 32 for 64");
+    // The other size: the segment lengths do not add up.
+    for (dir, wrong) in [(compressed_dir(), 32u32), (compressed_32_dir(), 64)] {
+        let mut bytes = std::fs::read(compressed_path(dir, 2, 1)).unwrap();
+        bytes[field.clone()].copy_from_slice(&wrong.to_le_bytes());
+        refused(
+            &mut bytes,
+            &format!("version 3, {wrong} for the other size"),
+        );
+    }
     // Version 2 knows only 64-byte blocks, with 0 in the field.
     for size in [32u32, 64] {
-        let mut bytes = as_version_2(compressed_64_dir(), 2, 1);
+        let mut bytes = as_version_2(compressed_dir(), 2, 1);
         bytes[field.clone()].copy_from_slice(&size.to_le_bytes());
         refused(&mut bytes, &format!("version 2, {size} in the field"));
     }
@@ -388,11 +395,14 @@ fn a_block_size_that_is_not_the_files_is_refused_naming_the_file() {
 fn damage_behind_good_checksums_never_panics() {
     // Bytes changed anywhere in the payload (tables, index, blocks), with the checksums
     // recomputed: opening refuses the file or decoding answers values or nothing, never panics.
-    // In 32-byte blocks (version 3), and in 64-byte blocks (version 2).
+    // In 64-byte blocks (version 3, as written by default), in 32-byte blocks (version 3),
+    // and in 64-byte blocks (version 2).
     let source = std::fs::read(compressed_path(compressed_dir(), 1, 1)).unwrap();
     fuzz(&source, "tb-compressed-fuzz", 11);
+    let source = std::fs::read(compressed_path(compressed_32_dir(), 1, 1)).unwrap();
+    fuzz(&source, "tb-compressed-fuzz-32", 13);
     fuzz(
-        &as_version_2(compressed_64_dir(), 1, 1),
+        &as_version_2(compressed_dir(), 1, 1),
         "tb-compressed-fuzz-v2",
         12,
     );

@@ -328,9 +328,24 @@ mod tests {
             &|i| Some(values[i as usize]),
             &|_| {},
         );
+        // Backwards on a fresh layer (the first probe of a block is past its middle, so it
+        // records the midpoint), then forwards and backwards again (from the midpoints).
+        let fresh = CompressedLayer::from_payload(payload.clone(), values.len() as u64).unwrap();
+        for (i, &value) in values.iter().enumerate().rev() {
+            assert_eq!(fresh.code(i as u64), Some(value), "value {i}");
+        }
         let layer = CompressedLayer::from_payload(payload, values.len() as u64).unwrap();
-        for (i, &value) in values.iter().enumerate() {
-            assert_eq!(layer.code(i as u64), Some(value), "value {i}");
+        for _ in 0..2 {
+            for (i, &value) in values.iter().enumerate() {
+                assert_eq!(layer.code(i as u64), Some(value), "value {i}");
+            }
+            for (i, &value) in values.iter().enumerate().rev() {
+                assert_eq!(layer.code(i as u64), Some(value), "value {i}");
+            }
+        }
+        if values.len() > 10_000 {
+            let recorded = layer.recorded_midpoints();
+            assert!(recorded > 0, "midpoints recorded: {recorded}");
         }
         assert_eq!(layer.code(values.len() as u64), None);
         // Read together: sets of up to 40 positions (more than one batch), near each other or

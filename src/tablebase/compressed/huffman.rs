@@ -89,6 +89,12 @@ pub struct CodeTable {
     start: [u16; MAX_CODE_LEN as usize + 1],
     /// Longest length in use.
     max_len: u8,
+    /// Shortest length in use.
+    min_len: u8,
+    /// `limit[min_len + i] - 1` (never negative: codes of `min_len` exist), `u32::MAX` past
+    /// length 24: a window is at least `limit[min_len + i]` when it is above entry `i`, a
+    /// comparison of 32-bit numbers that is done four at a time ([`CodeTable::rank`]).
+    above: [u32; MAX_CODE_LEN as usize],
     /// Symbols ordered by code length, then symbol.
     sorted: Vec<u16>,
     /// By the first `FAST_BITS` bits of a window: `symbol << 8 | length` of the code they
@@ -109,6 +115,7 @@ impl CodeTable {
         }
         count[0] = 0;
         let max_len = (1..=MAX_CODE_LEN).rfind(|&l| count[usize::from(l)] > 0)?;
+        let min_len = (1..=MAX_CODE_LEN).find(|&l| count[usize::from(l)] > 0)?;
         let (mut first, mut limit, mut start) = (
             [0u64; MAX_CODE_LEN as usize + 1],
             [0u64; MAX_CODE_LEN as usize + 1],
@@ -146,11 +153,19 @@ impl CodeTable {
                 fast[code * span..(code + 1) * span].fill(entry);
             }
         }
+        let mut above = [u32::MAX; MAX_CODE_LEN as usize];
+        for (i, above) in above.iter_mut().enumerate() {
+            if let Some(&limit) = limit.get(usize::from(min_len) + i) {
+                *above = u32::try_from(limit.checked_sub(1)?).ok()?;
+            }
+        }
         Some(CodeTable {
             first,
             limit,
             start,
             max_len,
+            min_len,
+            above,
             sorted,
             fast,
         })
@@ -177,6 +192,28 @@ impl CodeTable {
             return None;
         }
         let code = window >> (32 - len);
+        let at = usize::from(self.start[len]) + code.wrapping_sub(self.first[len]) as usize;
+        (at < self.sorted.len()).then_some((at, len as u8))
+    }
+
+    /// For any `window` (left-justified): the place in [`CodeTable::sorted`] of the code it
+    /// starts with, and the code's length; `None` when no code matches. Arithmetic on the
+    /// canonical limits only, no table read: a walk through a block whose next window depends
+    /// on this length is then a chain of arithmetic, and the reads of the codes' values (by
+    /// rank) are off that chain, in flight together.
+    #[inline(always)]
+    pub fn rank(&self, window: u32) -> Option<(usize, u8)> {
+        // The code's length is the shortest length in use plus the number of limits from
+        // there that the window reaches (the limits grow with the length).
+        let mut reached = 0u32;
+        for &above in &self.above {
+            reached += u32::from(window > above);
+        }
+        let len = usize::from(self.min_len) + reached as usize;
+        if len > usize::from(self.max_len) {
+            return None;
+        }
+        let code = u64::from(window) >> (32 - len);
         let at = usize::from(self.start[len]) + code.wrapping_sub(self.first[len]) as usize;
         (at < self.sorted.len()).then_some((at, len as u8))
     }
@@ -232,6 +269,7 @@ mod tests {
             let left = code << (32 - len);
             for tail in [0, u32::MAX >> len, 0x5555_5555 >> len] {
                 assert_eq!(table.decode(left | tail), Some((symbol as u16, len)));
+                assert_eq!(ranked(&table, left | tail), Some((symbol as u16, len)));
             }
         }
         assert!(CodeTable::new(&[1, 1, 1]).is_none(), "Kraft sum above 1");
@@ -242,5 +280,34 @@ mod tests {
         let lonely = CodeTable::new(&[1]).unwrap();
         assert_eq!(lonely.decode(0), Some((0, 1)));
         assert_eq!(lonely.decode(u32::MAX), None);
+        assert_eq!(ranked(&lonely, 0), Some((0, 1)));
+        assert_eq!(ranked(&lonely, u32::MAX), None);
+    }
+
+    /// The symbol and length [`CodeTable::rank`] gives.
+    fn ranked(table: &CodeTable, window: u32) -> Option<(u16, u8)> {
+        table
+            .rank(window)
+            .map(|(at, len)| (table.sorted()[at], len))
+    }
+
+    #[test]
+    fn ranks_agree_with_the_decoder() {
+        // Complete codes (the last limit is 2^32) and incomplete ones, shortest length 1 or
+        // more, every window's first 16 bits.
+        let sets: [&[u8]; 5] = [
+            &[3; 8],
+            &[0, 2, 2, 2],
+            &[2, 3, 3, 3, 3],
+            &[24, 24, 1],
+            &[12; 4096],
+        ];
+        for lengths in sets {
+            let table = CodeTable::new(lengths).unwrap();
+            for high in 0..1u32 << 16 {
+                let window = high << 16 | high.wrapping_mul(40_503) & 0xffff;
+                assert_eq!(ranked(&table, window), table.decode(window), "{window:#x}");
+            }
+        }
     }
 }

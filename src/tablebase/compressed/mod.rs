@@ -25,6 +25,7 @@ use super::file::{map_file, u32_at, u64_at, MappedLayer, COMPRESSED_VERSION};
 use super::{Corruption, TablebaseError};
 use huffman::CodeTable;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::OnceLock;
 
 /// Values per segment written by `tb compress` (the last one may be shorter; the file says).
@@ -36,8 +37,10 @@ pub const MIN_SPAN_LOG2: u32 = 12;
 pub const MAX_SPAN_LOG2: u32 = 24;
 /// Bytes per block in files of format version 2 (and the most in any file).
 pub const BLOCK_BYTES: usize = 64;
-/// Bytes per block written by `tb compress` (recorded in the payload header).
-pub const WRITTEN_BLOCK_BYTES: usize = 32;
+/// Bytes per block written by `tb compress` (recorded in the payload header): 64, the size
+/// that meets the 0.45-bit target (32-byte blocks cost about 4% more; with the midpoints a
+/// probe records, probes of either are about as fast: docs/tablebase.md, "Fifth pass").
+pub const WRITTEN_BLOCK_BYTES: usize = 64;
 /// The block sizes a file may have.
 pub const BLOCK_SIZES: [usize; 2] = [32, 64];
 /// Most values in one block (its count is stored as a `u16`, minus one).
@@ -69,24 +72,26 @@ struct Tables {
     /// entry per level of the pair tree, and only one for a symbol of up to
     /// [`EXPANDED_VALUES`] values.
     nodes: Vec<Node>,
-    /// Per symbol: the values it stands for (as in `nodes`, 4 bytes a symbol rather than 12,
-    /// for the walk through a block).
-    lens: Vec<u32>,
     code: CodeTable,
-    /// Per code, by its place in [`CodeTable::sorted`]: `values << 12 | symbol`, read for a code
-    /// longer than [`SCAN_BITS`] (which costs two reads after the scan table: the canonical
-    /// limits, then this).
-    long: Box<[u32]>,
-    /// By the first [`SCAN_BITS`] bits of a window: the code it starts with when that code is
-    /// at most [`SCAN_BITS`] long, as `values << 17 | symbol << 5 | code length` (`values` 0
-    /// when the symbol stands for 2^15 values or more: then read from `lens`); 0 when the code
-    /// is longer. A probe walking a block needs only how many values each symbol stands for:
-    /// one read a symbol.
-    scan: Box<[u32]>,
+    /// Per code, by its place in [`CodeTable::sorted`] ([`CodeTable::rank`]): `values << 12 |
+    /// symbol` (values at most [`MAX_BLOCK_VALUES`], 17 bits). A probe walking a block needs
+    /// each code's length, which [`CodeTable::rank`] computes from the window without reading
+    /// memory, and how many values its symbol stands for: one read a code, off the chain that
+    /// finds the next code, so the reads of a walk are in flight together (the tables of the
+    /// many segments a random probe of the whole game touches do not stay in the caches).
+    ranked: Box<[u32]>,
+    /// Per block, once a probe has walked past its middle: the first code boundary in its
+    /// second half (bit) and the values before it, as `bit << MIDPOINT_BIT_SHIFT | values`;
+    /// 0 until then. A probe of a value beyond it starts there, so walks half as many codes on
+    /// average (kept in memory, 4 bytes a block, for the segments probed; not in the file).
+    midpoints: Box<[AtomicU32]>,
 }
 
-/// Bits of a window looked up at once by [`Tables::scan`] (16 KB a segment).
-const SCAN_BITS: u32 = 12;
+/// Where the bit of a [`Tables::midpoints`] entry starts (below: the values, at most
+/// [`MAX_BLOCK_VALUES`]).
+const MIDPOINT_BIT_SHIFT: u32 = 17;
+/// The values of a [`Tables::midpoints`] entry.
+const MIDPOINT_VALUES: u32 = (1 << MIDPOINT_BIT_SHIFT) - 1;
 
 /// One symbol of a segment's dictionary, as a probe needs it: a symbol of at most
 /// [`EXPANDED_VALUES`] values holds them all (so a probe reads one node, not one a level of the
@@ -208,6 +213,19 @@ impl CompressedLayer {
         self.block_bytes
     }
 
+    /// Blocks whose midpoint a probe has recorded (tests).
+    #[cfg(test)]
+    pub(crate) fn recorded_midpoints(&self) -> usize {
+        let tables = self
+            .segments
+            .iter()
+            .filter_map(|s| s.tables.get()?.as_ref());
+        tables
+            .flat_map(|t| t.midpoints.iter())
+            .filter(|m| m.load(Relaxed) != 0)
+            .count()
+    }
+
     /// Checks every segment's tables (a full structural check; `tb verify` and tests).
     ///
     /// # Errors
@@ -244,14 +262,8 @@ impl CompressedLayer {
         let spot = self.locate(at, 0)?;
         let tables = self.tables(spot.segment as usize)?;
         let mut scan = self.block_scan(tables, spot)?;
-        let mut offset = spot.offset;
-        loop {
-            let (symbol, len) = scan.next()?;
-            if offset < len {
-                return descend(&tables.nodes, symbol, offset);
-            }
-            offset -= len;
-        }
+        let (symbol, offset) = scan.find(spot.offset)?;
+        descend(&tables.nodes, symbol, offset)
     }
 
     /// The codes of several tigers-to-move positions (`ats`, in any order, repeats allowed),
@@ -306,14 +318,9 @@ impl CompressedLayer {
                 let first = group[0];
                 let tables = self.tables(first.segment as usize)?;
                 let mut scan = self.block_scan(tables, first)?;
-                // The symbol read last and the values before it in the block.
-                let (mut symbol, mut len, mut before) = (0u16, 0u32, 0u32);
                 for spot in group {
-                    while spot.offset >= before + len {
-                        before += len;
-                        (symbol, len) = scan.next()?;
-                    }
-                    let code = descend(&tables.nodes, symbol, spot.offset - before)?;
+                    let (symbol, offset) = scan.find(spot.offset)?;
+                    let code = descend(&tables.nodes, symbol, offset)?;
                     if !visit(spot.slot as usize, code) {
                         return Some(());
                     }
@@ -397,16 +404,33 @@ impl CompressedLayer {
             ^ bytes.get(at + self.block_bytes - 1).copied().unwrap_or(0)
     }
 
-    /// A reader of the symbols of the block of `spot`.
+    /// A reader of the symbols of the block of `spot`, from its midpoint when that is known
+    /// and `spot` lies beyond it.
     #[inline]
     fn block_scan<'a>(&self, tables: &'a Tables, spot: Spot) -> Option<BlockScan<'a>> {
         let segment = self.segments.get(spot.segment as usize)?;
         let at = segment.start + tables.blocks + self.block_bytes * spot.block as usize;
         let block = self.mapped.values.get(at..at + self.block_bytes)?;
-        Some(BlockScan {
+        let midpoint = tables.midpoints.get(spot.block as usize)?;
+        let mut scan = BlockScan {
             reader: BlockReader::new(block),
             tables,
-        })
+            symbol: 0,
+            len: 0,
+            before: 0,
+            midpoint: Some(midpoint),
+            half: 4 * self.block_bytes as u32,
+        };
+        let known = midpoint.load(Relaxed);
+        if known != 0 {
+            scan.midpoint = None;
+            let values = known & MIDPOINT_VALUES;
+            if spot.offset >= values {
+                scan.reader.seek(known >> MIDPOINT_BIT_SHIFT)?;
+                scan.before = values;
+            }
+        }
+        Some(scan)
     }
 
     /// Every tigers-to-move code, packed four to a byte as in the uncompressed files; `None`
@@ -543,8 +567,7 @@ fn read_tables(bytes: &[u8], expected_values: u64, block_bytes: usize) -> Option
         };
     }
     let code = CodeTable::new(bytes.get(lengths..sparse)?)?;
-    let scan = scan_table(&code, &nodes);
-    let long = code
+    let ranked = code
         .sorted()
         .iter()
         .map(|&symbol| nodes[usize::from(symbol)].len << 12 | u32::from(symbol))
@@ -573,26 +596,11 @@ fn read_tables(bytes: &[u8], expected_values: u64, block_bytes: usize) -> Option
         blocks,
         block_count,
         span_log2,
-        lens: nodes.iter().map(|node| node.len).collect(),
         nodes,
         code,
-        long,
-        scan,
+        ranked,
+        midpoints: (0..block_count).map(|_| AtomicU32::new(0)).collect(),
     })
-}
-
-/// The [`Tables::scan`] table of a code.
-fn scan_table(code: &CodeTable, nodes: &[Node]) -> Box<[u32]> {
-    (0..1u32 << SCAN_BITS)
-        .map(|first| match code.decode(first << (32 - SCAN_BITS)) {
-            Some((symbol, code_len)) if u32::from(code_len) <= SCAN_BITS => {
-                let values = nodes.get(usize::from(symbol)).map_or(0, |node| node.len);
-                let values = if values < 1 << 15 { values } else { 0 };
-                values << 17 | u32::from(symbol) << 5 | u32::from(code_len)
-            }
-            _ => 0,
-        })
-        .collect()
 }
 
 /// Where a tigers-to-move value is: segment, block, offset in the block (the order of
@@ -609,31 +617,44 @@ struct Spot {
 struct BlockScan<'a> {
     reader: BlockReader,
     tables: &'a Tables,
+    /// The symbol read last, its number of values, and the values before it in the block.
+    symbol: u16,
+    len: u32,
+    before: u32,
+    /// The block's entry in [`Tables::midpoints`] while it is still to be recorded.
+    midpoint: Option<&'a AtomicU32>,
+    /// Half the block's bits.
+    half: u32,
 }
 
 impl BlockScan<'_> {
+    /// The symbol holding the value at `offset` in the block (at or after the last one
+    /// found), and the offset in it; `None` past the block's end or on a bad code.
+    #[inline(always)]
+    fn find(&mut self, offset: u32) -> Option<(u16, u32)> {
+        while offset >= self.before + self.len {
+            self.before += self.len;
+            (self.symbol, self.len) = self.next()?;
+            if let Some(midpoint) = self.midpoint {
+                if self.reader.read >= self.half {
+                    // The first code boundary in the second half, and the values before it.
+                    let values = self.before + self.len;
+                    midpoint.store(self.reader.read << MIDPOINT_BIT_SHIFT | values, Relaxed);
+                    self.midpoint = None;
+                }
+            }
+        }
+        Some((self.symbol, offset - self.before))
+    }
+
     /// The next symbol and its number of values; `None` past the block's end or on a bad code.
     #[inline(always)]
     fn next(&mut self) -> Option<(u16, u32)> {
         let window = self.reader.window()?;
-        let tables = self.tables;
-        // The table has 2^SCAN_BITS entries: the index is in bounds.
-        let entry = tables.scan[(window >> (32 - SCAN_BITS)) as usize];
-        let (symbol, code_len, values) = if entry != 0 {
-            ((entry >> 5 & 0xfff) as u16, entry & 31, entry >> 17)
-        } else {
-            // Longer than SCAN_BITS: the code's rank, then its symbol and values in one read.
-            let (rank, code_len) = tables.code.rank_long(window)?;
-            let long = *tables.long.get(rank)?;
-            ((long & 0xfff) as u16, u32::from(code_len), long >> 12)
-        };
-        let values = if values != 0 {
-            values
-        } else {
-            *tables.lens.get(usize::from(symbol))?
-        };
-        self.reader.advance(code_len)?;
-        Some((symbol, values))
+        let (rank, code_len) = self.tables.code.rank(window)?;
+        self.reader.advance(u32::from(code_len))?;
+        let entry = *self.tables.ranked.get(rank)?;
+        Some(((entry & 0xfff) as u16, entry >> 12))
     }
 }
 
@@ -714,6 +735,21 @@ impl BlockReader {
             self.next += 1;
         }
         Some((self.buffer >> 32) as u32)
+    }
+
+    /// Moves to bit `bit` of the block (a code boundary); `None` past its end.
+    #[inline]
+    fn seek(&mut self, bit: u32) -> Option<()> {
+        if bit > self.bits {
+            return None;
+        }
+        let (word, shift) = ((bit / 32) as usize, bit % 32);
+        let word_at = |i: usize| u64::from(self.words.get(i).copied().unwrap_or(0));
+        self.buffer = (word_at(word) << 32 | word_at(word + 1)) << shift;
+        self.held = 64 - shift;
+        self.next = word + 2;
+        self.read = bit;
+        Some(())
     }
 
     /// Moves past a code of `len` bits (at most 32, after [`BlockReader::window`]); `None`
