@@ -435,18 +435,22 @@ fn run_with_progress(
             let answer = answer(&tables, &position)?;
             out.write_all(answer.to_lines().as_bytes())
                 .map_err(|e| format!("cannot write the output: {e}"))?;
-            // Under `Repetition forbid`, from an empty history (see docs/forbid.md).
-            if position.goats_in_hand() == 0 {
-                let side = position.side_to_move();
-                match probe_forbid(&dir, &tables, &position).map_err(|e| e.to_string())? {
-                    Some(ForbidValue::Win) => out!(out, "forbid: {side} win"),
-                    Some(ForbidValue::Loss) => out!(out, "forbid: {} win", side.opposite()),
-                    Some(ForbidValue::Unknown) => out!(out, "forbid: unknown"),
-                    None => out!(
-                        out,
-                        "forbid: not solved (no forbid file; `tb forbid solve`)"
-                    ),
-                }
+            // Under `Repetition forbid`, from an empty history (see docs/forbid.md); in the
+            // placement phase from the placement values under forbid, whatever the history.
+            let side = position.side_to_move();
+            match probe_forbid(&dir, &tables, &position).map_err(|e| e.to_string())? {
+                Some(ForbidValue::Win) => out!(out, "forbid: {side} win"),
+                Some(ForbidValue::Loss) => out!(out, "forbid: {} win", side.opposite()),
+                Some(ForbidValue::Unknown) => out!(out, "forbid: unknown"),
+                None if position.goats_in_hand() == 0 => out!(
+                    out,
+                    "forbid: not solved (no forbid file; `tb forbid solve`)"
+                ),
+                None => out!(
+                    out,
+                    "forbid: not solved (no placement values under forbid for this layer; \
+                     `tb forbid start`)"
+                ),
             }
             Ok(())
         }
