@@ -124,7 +124,10 @@ impl Engine {
     ) -> Option<Vec<std::path::PathBuf>> {
         let deadline = limit.map(|limit| std::time::Instant::now() + limit);
         let left = || deadline.map(|at| at.saturating_duration_since(std::time::Instant::now()));
-        let forbid = self.tablebase.forbid().and_then(|forbid| forbid.placement());
+        let forbid = self
+            .tablebase
+            .forbid()
+            .and_then(|forbid| forbid.placement());
         let mut corrupt = Vec::new();
         let placements = self
             .tablebase()
@@ -141,7 +144,10 @@ impl Engine {
     /// has its checksum checked in the background.
     pub fn tablebase_checking(&self) -> bool {
         let tables = self.tablebase().and_then(|tables| tables.placement());
-        let forbid = self.tablebase.forbid().and_then(|forbid| forbid.placement());
+        let forbid = self
+            .tablebase
+            .forbid()
+            .and_then(|forbid| forbid.placement());
         tables.is_some_and(|placement| !placement.is_checked())
             || forbid.is_some_and(|(_, placement)| !placement.is_checked())
     }

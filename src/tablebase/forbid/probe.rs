@@ -59,11 +59,16 @@ fn probe_placement(
         captured: position.goats_captured(),
     };
     let corrupt = placement.wait_checked();
-    if let Some(path) = placement.path(layer).filter(|path| corrupt.iter().any(|c| c == path)) {
+    if let Some(path) = placement
+        .path(layer)
+        .filter(|path| corrupt.iter().any(|c| c == path))
+    {
         return Err(TablebaseError::Corrupt {
             path: path.to_path_buf(),
             reason: Corruption::PayloadChecksum,
         });
     }
-    Ok(forbid.as_ref().and_then(|forbid| forbid.placement_value(position)))
+    Ok(forbid
+        .as_ref()
+        .and_then(|forbid| forbid.placement_value(position)))
 }
