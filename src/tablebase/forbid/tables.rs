@@ -76,13 +76,17 @@ fn values_crc(tables: &Tablebase, layers: &[&ForbidLayer]) -> u32 {
     for (captured, layer) in layers.iter().enumerate() {
         let values = tables.layer(captured as u8);
         let side_bytes = layer.positions.div_ceil(4);
-        for (i, &byte) in values.iter().enumerate() {
-            let (side, class) = (i / layer.positions, i % layer.positions);
-            let code = (layer.packed[side * side_bytes + class / 4] >> (2 * (class % 4))) & 3;
-            chunk.push(forbid_byte(byte, code));
-            if chunk.len() == chunk.capacity() {
-                hasher.update(&chunk);
-                chunk.clear();
+        for side in 0..2 {
+            let side_values = &values[side * layer.positions..(side + 1) * layer.positions];
+            let codes = &layer.packed[side * side_bytes..(side + 1) * side_bytes];
+            for (four, &packed) in side_values.chunks(4).zip(codes) {
+                for (k, &byte) in four.iter().enumerate() {
+                    chunk.push(forbid_byte(byte, (packed >> (2 * k)) & 3));
+                }
+                if chunk.len() >= chunk.capacity() - 4 {
+                    hasher.update(&chunk);
+                    chunk.clear();
+                }
             }
         }
     }
