@@ -401,3 +401,75 @@ fn stale_or_corrupt_placement_values_are_reported_and_not_used() {
     );
     assert!(!claims(&lines), "{lines:?}");
 }
+
+/// A measurement, run by hand (`--ignored --nocapture`), on a complete table directory with
+/// forbid files and placement values under forbid (`FORBID_TB_DIR`) and games of the referee
+/// (`FORBID_GAMES`, its `-jsonout` file, default rules): per goats in hand, how many of the
+/// games' placement positions are table draws, and how many of those the placement values
+/// under forbid decide.
+#[test]
+#[ignore]
+fn placement_values_met_in_games() {
+    use baghchal::tablebase::TableRules;
+    let (Ok(dir), Ok(games)) = (
+        std::env::var("FORBID_TB_DIR"),
+        std::env::var("FORBID_GAMES"),
+    ) else {
+        eprintln!("set FORBID_TB_DIR and FORBID_GAMES");
+        return;
+    };
+    let rules = baghchal::Rules::default();
+    let tables = Tablebase::open(Path::new(&dir), TableRules::of(&rules)).expect("open");
+    let (forbid, errors) = ForbidTables::open(Path::new(&dir), &tables);
+    assert!(errors.is_empty(), "{errors:?}");
+    let forbid = forbid.expect("forbid values");
+    forbid
+        .placement()
+        .expect("placement values")
+        .1
+        .wait_checked();
+    tables.placement().expect("placement layers").wait_checked();
+    let mut seen = std::collections::HashSet::new();
+    // Per goats in hand: positions, table draws, decided draws, decided positions.
+    let mut counts = [[0u32; 4]; 21];
+    let text = std::fs::read_to_string(&games).unwrap();
+    for line in text.lines() {
+        let moves: Vec<String> = line
+            .split("\"moves\":[")
+            .nth(1)
+            .and_then(|rest| rest.split(']').next())
+            .map(|list| {
+                list.split(',')
+                    .map(|m| m.trim_matches('"').to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut game = Game::new(Position::startpos(), rules);
+        for mv in moves {
+            let position = *game.position();
+            if position.goats_in_hand() > 0 && seen.insert(position.hash()) {
+                let row = &mut counts[usize::from(position.goats_in_hand())];
+                row[0] += 1;
+                let decided = matches!(
+                    forbid.placement_value(&position),
+                    Some(ForbidValue::Win | ForbidValue::Loss)
+                );
+                row[3] += u32::from(decided);
+                if tables.probe(&position).map(|v| v.wdl) == Some(Wdl::Draw) {
+                    row[1] += 1;
+                    row[2] += u32::from(decided);
+                }
+            }
+            if game.play(mv.parse().expect("a move")).is_err() {
+                break;
+            }
+        }
+    }
+    eprintln!("in-hand positions table-draws decided-draws decided-positions");
+    for (in_hand, row) in counts.iter().enumerate().filter(|(_, row)| row[0] > 0) {
+        eprintln!(
+            "{in_hand:7} {:9} {:11} {:13} {:17}",
+            row[0], row[1], row[2], row[3]
+        );
+    }
+}
