@@ -113,18 +113,43 @@ impl Engine {
         Ok(())
     }
 
-    /// Waits until the placement layers' checksums are checked, for at most `limit` (at once
-    /// without them, or once checked); returns the paths of the layers found corrupt, which are
-    /// not used, or `None` when the check still runs (in the background; each layer is used
-    /// once found good).
+    /// Waits until the placement layers' checksums are checked (the tables', then those of the
+    /// placement values under forbid beside them), for at most `limit` in all (at once without
+    /// them, or once checked); returns the paths of the layers found corrupt, which are not
+    /// used, or `None` when a check still runs (in the background; each layer is used once
+    /// found good).
     pub fn wait_for_tablebase(
         &self,
         limit: Option<std::time::Duration>,
     ) -> Option<Vec<std::path::PathBuf>> {
-        match self.tablebase().and_then(|tables| tables.placement()) {
-            Some(placement) => placement.wait_checked_for(limit),
-            None => Some(Vec::new()),
+        let deadline = limit.map(|limit| std::time::Instant::now() + limit);
+        let left = || deadline.map(|at| at.saturating_duration_since(std::time::Instant::now()));
+        let forbid = self
+            .tablebase
+            .forbid()
+            .and_then(|forbid| forbid.placement());
+        let mut corrupt = Vec::new();
+        let placements = self
+            .tablebase()
+            .and_then(|tables| tables.placement())
+            .into_iter()
+            .chain(forbid.map(|(_, placement)| placement));
+        for placement in placements {
+            corrupt.extend(placement.wait_checked_for(left())?);
         }
+        Some(corrupt)
+    }
+
+    /// Whether some placement layer (the tables', or of the placement values under forbid) still
+    /// has its checksum checked in the background.
+    pub fn tablebase_checking(&self) -> bool {
+        let tables = self.tablebase().and_then(|tables| tables.placement());
+        let forbid = self
+            .tablebase
+            .forbid()
+            .and_then(|forbid| forbid.placement());
+        tables.is_some_and(|placement| !placement.is_checked())
+            || forbid.is_some_and(|(_, placement)| !placement.is_checked())
     }
 
     /// The tables in use, when loaded.

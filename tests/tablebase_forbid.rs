@@ -5,55 +5,27 @@
 use baghchal::tablebase::file::PayloadCheck;
 use baghchal::tablebase::forbid::census::census;
 use baghchal::tablebase::forbid::probe::probe_forbid;
-use baghchal::tablebase::forbid::solve::{solve_tables, SolveOptions};
 use baghchal::tablebase::forbid::start::start_bounds;
 use baghchal::tablebase::forbid::ForbidValue;
 use baghchal::tablebase::index::LayerIndex;
 use baghchal::tablebase::placement::PlacementTables;
-use baghchal::tablebase::solve::generate_tables;
 use baghchal::tablebase::stamp::Stamps;
 use baghchal::tablebase::verify::board_position;
-use baghchal::tablebase::{TableRules, Tablebase, Wdl};
-use baghchal::{Game, Position, Repetition, Rules, Side};
+use baghchal::tablebase::{Tablebase, Wdl};
+use baghchal::{Game, Position, Repetition, Side};
+use forbid_common::{
+    engine_answer, forbid_rules, full_history_winner, solved_dir, table_rules, QUIET,
+};
 use rand::rngs::StdRng;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::path::Path;
+use std::sync::Arc;
 use tb_common::{mover_loses_within, mover_wins_within};
 
+mod forbid_common;
 mod tb_common;
-
-const QUIET: &(dyn Fn(&str, u64, u64) + Sync) = &|_: &str, _: u64, _: u64| {};
-
-const OPTIONS: SolveOptions = SolveOptions {
-    max_states: 24,
-    node_budget: 1_000_000,
-};
-
-fn table_rules(captures_to_win: u8) -> TableRules {
-    TableRules {
-        forced_capture: false,
-        captures_to_win,
-    }
-}
-
-fn forbid_rules(captures_to_win: u8) -> Rules {
-    table_rules(captures_to_win).with_repetition(Repetition::Forbid)
-}
-
-/// Tables for `captures_to_win`, solved under forbid once (kept between runs: both resume).
-fn solved_dir(captures_to_win: u8) -> &'static Path {
-    static DIRS: [OnceLock<PathBuf>; 2] = [OnceLock::new(), OnceLock::new()];
-    DIRS[usize::from(captures_to_win) - 1].get_or_init(|| {
-        let dir =
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("forbid-ctw{captures_to_win}"));
-        generate_tables(&dir, table_rules(captures_to_win), 2, QUIET).expect("generation");
-        solve_tables(&dir, OPTIONS, QUIET).expect("solve");
-        dir
-    })
-}
 
 /// Every raw movement-phase board of a layer as a position, with `side` to move.
 fn raw_positions(captured: u8, side: Side) -> impl Iterator<Item = Position> {
@@ -182,45 +154,6 @@ fn the_census_counts_raw_draws_and_components_like_a_brute_force_graph() {
     from_census.sort_unstable();
     assert_eq!(from_census, sizes);
     assert!(draws[0] > 0 && draws[1] > 0);
-}
-
-/// The winner of `game` (Repetition forbid) with best play from here, by trying every line of
-/// the game itself: the tables are used only at table wins and losses (exact from any history
-/// of table draws: `table_wins_hold_under_forbid_after_draws`), never at draws. `None` when
-/// more than `budget` nodes would be needed.
-fn full_history_winner(game: &mut Game, tables: &Tablebase, budget: &mut u64) -> Option<Side> {
-    let mover = game.position().side_to_move();
-    if let Some(outcome) = game.outcome() {
-        return outcome.winner();
-    }
-    // Table values are used in the movement phase only.
-    let value = (game.position().goats_in_hand() == 0)
-        .then(|| tables.probe(game.position()).expect("covered"));
-    match value.map(|value| value.wdl) {
-        Some(Wdl::Win) => return Some(mover),
-        Some(Wdl::Loss) => return Some(mover.opposite()),
-        _ => {}
-    }
-    if *budget == 0 {
-        return None;
-    }
-    *budget -= 1;
-    let mut unknown = false;
-    for mv in game.legal_moves().iter().copied().collect::<Vec<_>>() {
-        game.play(mv).expect("legal");
-        let winner = full_history_winner(game, tables, budget);
-        game.undo();
-        match winner {
-            Some(side) if side == mover => return Some(mover),
-            Some(_) => {}
-            None => unknown = true,
-        }
-    }
-    if unknown {
-        None
-    } else {
-        Some(mover.opposite())
-    }
 }
 
 /// Every solved table draw (a sample for the larger variant) against the full-history search.
@@ -533,41 +466,6 @@ fn values_judged_for_a_history_agree_with_a_full_history_search_captures_to_win_
 const ENGINE: &str = env!("CARGO_BIN_EXE_baghchal");
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
 const MOCK: &str = env!("CARGO_BIN_EXE_mock-engine");
-
-/// Runs the engine on one position (CapturesToWin 1, Repetition forbid, tables in `dir`) to
-/// `go depth 3`; returns every line it printed up to `bestmove`, and the move.
-fn engine_answer(dir: &Path, position: &str) -> (Vec<String>, String) {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(ENGINE)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the engine starts");
-    let mut input = child.stdin.take().unwrap();
-    let commands = format!(
-        "uci\nsetoption name CapturesToWin value 1\nsetoption name Repetition value forbid\n\
-         setoption name TablebasePath value {}\nisready\nposition {position}\ngo depth 3\n",
-        dir.display()
-    );
-    input.write_all(commands.as_bytes()).unwrap();
-    input.flush().unwrap();
-    let mut lines = Vec::new();
-    let mut best = String::new();
-    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
-        let line = line.unwrap();
-        if let Some(rest) = line.strip_prefix("bestmove ") {
-            best = rest.split_whitespace().next().unwrap_or("").to_string();
-            break;
-        }
-        lines.push(line);
-    }
-    let _ = input.write_all(b"quit\n");
-    drop(input);
-    let _ = child.wait();
-    (lines, best)
-}
 
 /// The first table draws of CapturesToWin 1 (in class order) whose stored forbid value is
 /// `value`, as positions with no history.

@@ -273,12 +273,7 @@ impl Session {
         if !std::mem::take(&mut self.tables_to_check) {
             return;
         }
-        let unchecked = self
-            .engine
-            .tablebase()
-            .and_then(|tables| tables.placement())
-            .is_some_and(|placement| !placement.is_checked());
-        if unchecked {
+        if self.engine.tablebase_checking() {
             info_string(self.out.as_ref(), "tablebases: checking placement layers");
         }
         let Some(corrupt) = self.engine.wait_for_tablebase(Some(TABLE_CHECK_WAIT)) else {

@@ -15,8 +15,10 @@
 //! Under `Repetition=forbid`, with the forbid files of `baghchal tb forbid solve` beside the
 //! tables, a table draw whose forbid value is proven for the game's history (the referee knows
 //! all of it; docs/forbid.md, claims 5 and 7) is adjudicated as that win, with wins and losses
-//! (`Forbid tablebase: goats win`). A corrupt forbid file, or one for other rules, is reported
-//! once and not used.
+//! (`Forbid tablebase: goats win`); so is a placement-phase position (a table draw, or one
+//! without its placement layer) proven by the placement values of `tb forbid start` beside
+//! them. A corrupt forbid file or placement layer, one for other rules, or placement values
+//! made from other forbid files, is reported once and not used.
 
 use super::outcome::GameResult;
 use crate::tablebase::forbid::history::ForbidJudge;
@@ -127,6 +129,12 @@ impl TbAdjudicator {
                     "forbid values of layers {:?} adjudicate proven table draws",
                     forbid.layers()
                 );
+                if let Some((dir, _)) = forbid.placement() {
+                    log::info!(
+                        "placement values under forbid in \"{}\" adjudicate proven placement positions",
+                        dir.display()
+                    );
+                }
             }
             adjudicator.forbid = forbid;
         }
@@ -160,12 +168,17 @@ impl TbAdjudicator {
 
     /// The result and final comment when the tables settle the game's current position
     /// (`Tablebase: tigers win in 7 plies`, `Tablebase: draw`, in the placement phase
-    /// `Tablebase: goats win`); `None` when the position is not covered (goats in hand without
-    /// their placement layer), its kind of value is not adjudicated, or an earlier
-    /// movement-phase position of the game might stand in the winner's way. Call it only for games not already over.
+    /// `Tablebase: goats win`, proven under forbid `Forbid tablebase: goats win`); `None` when
+    /// the position is not covered (goats in hand without their placement layer or a proven
+    /// placement value under forbid), its kind of value is not adjudicated, or an earlier
+    /// movement-phase position of the game might stand in the winner's way. Call it only for
+    /// games not already over.
     pub fn adjudicate(&self, game: &Game) -> Option<(GameResult, String)> {
         let position = game.position();
-        let value = self.tables.probe(position)?;
+        let Some(value) = self.tables.probe(position) else {
+            // Goats in hand without their placement layer: a proven value under forbid.
+            return self.adjudicate_forbid(game);
+        };
         let mover = position.side_to_move();
         let winner = match value.wdl {
             // A proven forbid value comes before a draw adjudication.

@@ -433,21 +433,36 @@ fn run_with_progress(
         TbCommand::Probe { dir, position } => {
             let position: Position = position.trim().parse().map_err(|e| format!("{e}"))?;
             let tables = open_for_probe(&dir)?;
-            let answer = answer(&tables, &position)?;
-            out.write_all(answer.to_lines().as_bytes())
-                .map_err(|e| format!("cannot write the output: {e}"))?;
-            // Under `Repetition forbid`, from an empty history (see docs/forbid.md).
-            if position.goats_in_hand() == 0 {
-                let side = position.side_to_move();
-                match probe_forbid(&dir, &tables, &position).map_err(|e| e.to_string())? {
-                    Some(ForbidValue::Win) => out!(out, "forbid: {side} win"),
-                    Some(ForbidValue::Loss) => out!(out, "forbid: {} win", side.opposite()),
-                    Some(ForbidValue::Unknown) => out!(out, "forbid: unknown"),
-                    None => out!(
-                        out,
-                        "forbid: not solved (no forbid file; `tb forbid solve`)"
-                    ),
+            let forbid = match answer(&tables, &position) {
+                Ok(answer) => {
+                    out.write_all(answer.to_lines().as_bytes())
+                        .map_err(|e| format!("cannot write the output: {e}"))?;
+                    probe_forbid(&dir, &tables, &position).map_err(|e| e.to_string())?
                 }
+                // Goats in hand without their placement layer: the placement value under
+                // forbid alone, when there is one.
+                Err(error) => match probe_forbid(&dir, &tables, &position) {
+                    Ok(Some(value)) => Some(value),
+                    Ok(None) => return Err(error),
+                    Err(forbid) => return Err(format!("{error}; forbid values: {forbid}")),
+                },
+            };
+            // Under `Repetition forbid`, from an empty history (see docs/forbid.md); in the
+            // placement phase from the placement values under forbid, whatever the history.
+            let side = position.side_to_move();
+            match forbid {
+                Some(ForbidValue::Win) => out!(out, "forbid: {side} win"),
+                Some(ForbidValue::Loss) => out!(out, "forbid: {} win", side.opposite()),
+                Some(ForbidValue::Unknown) => out!(out, "forbid: unknown"),
+                None if position.goats_in_hand() == 0 => out!(
+                    out,
+                    "forbid: not solved (no forbid file; `tb forbid solve`)"
+                ),
+                None => out!(
+                    out,
+                    "forbid: not solved (no placement values under forbid for this layer; \
+                     `tb forbid start`)"
+                ),
             }
             Ok(())
         }

@@ -118,6 +118,15 @@ pub enum TablebaseError {
         /// The layer being solved.
         captured: u8,
     },
+    /// Placement values under forbid (`tb forbid start`) made from other movement values than
+    /// the tables and forbid files beside them: their directory's checksum is not theirs. Never
+    /// used.
+    StaleForbidPlacement {
+        /// The directory found.
+        path: PathBuf,
+        /// The directory the files beside it would need.
+        expected: PathBuf,
+    },
 }
 
 impl fmt::Display for TablebaseError {
@@ -148,6 +157,13 @@ impl fmt::Display for TablebaseError {
                 f,
                 "layer with {captured} captured: a distance exceeds {} plies",
                 value::MAX_DISTANCE
+            ),
+            TablebaseError::StaleForbidPlacement { path, expected } => write!(
+                f,
+                "\"{}\": placement values under forbid made from other forbid values than \
+                 those beside the tables (they would be in \"{}\": run `tb forbid start`)",
+                path.display(),
+                expected.display()
             ),
         }
     }

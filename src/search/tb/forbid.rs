@@ -82,9 +82,10 @@ pub enum ForbidRoot {
 }
 
 /// The drawn root under forbid: `moves` are the legal root moves, `keeping` those that keep the
-/// table draw. A move to a proven loss for the opponent is played (`score cp 20000`, `info
-/// string forbid: ...`); a root proven lost is reported (`cp -20000`) and searched as usual;
-/// otherwise moves proven to lose are left out.
+/// table draw (or, at a placement root the tables do not cover, all of them). A move to a
+/// proven loss for the opponent is played (`score cp 20000`, `info string forbid: ...`); a
+/// root proven lost is reported (`cp -20000`) and searched as usual; otherwise moves proven to
+/// lose are left out.
 pub fn drawn_root(
     context: &SearchContext<'_>,
     moves: &[Move],
@@ -155,7 +156,9 @@ impl Worker<'_> {
     /// The proven forbid value of the table draw `position` at `ply`, when its stored value
     /// holds for the history of this search path (the game's states of the root's layer, then
     /// the path: every state of the layer before it is a table draw, since the search stops at
-    /// table wins and losses). Not below a null move, whose states are no game's.
+    /// table wins and losses); of a placement-phase position (a table draw, or one the tables
+    /// do not cover), its placement value under forbid. Not below a null move, whose states are
+    /// no game's.
     pub(crate) fn forbid_value(
         &self,
         probe: &TbProbe<'_>,
@@ -163,18 +166,23 @@ impl Worker<'_> {
         ply: usize,
     ) -> Option<Value> {
         let forbid = probe.forbid()?;
-        if !matches!(
-            forbid.judge.stored(position),
-            Some(ForbidValue::Win | ForbidValue::Loss)
-        ) || self.null_move_on_path(ply)
+        let stored = forbid.judge.stored(position);
+        if !matches!(stored, Some(ForbidValue::Win | ForbidValue::Loss))
+            || self.null_move_on_path(ply)
         {
             return None;
         }
-        let mut keys = self.path_keys(ply).to_vec();
-        if forbid.root_captured == Some(position.goats_captured()) {
-            keys.extend(forbid.root_history.as_ref()?);
-        }
-        match forbid.judge.value_after_draws(position, &keys, NODE_BUDGET) {
+        // In the placement phase the stored value holds whatever the history.
+        let value = if position.goats_in_hand() != 0 {
+            stored?
+        } else {
+            let mut keys = self.path_keys(ply).to_vec();
+            if forbid.root_captured == Some(position.goats_captured()) {
+                keys.extend(forbid.root_history.as_ref()?);
+            }
+            forbid.judge.value_after_draws(position, &keys, NODE_BUDGET)
+        };
+        match value {
             ForbidValue::Win => Some(TB_WIN - ply as Value),
             ForbidValue::Loss => Some(-TB_WIN + ply as Value),
             ForbidValue::Unknown => None,

@@ -125,8 +125,16 @@ impl TablebaseSlot {
         }
         if let Some(forbid) = forbid {
             let layers: Vec<String> = forbid.layers().iter().map(u8::to_string).collect();
+            let placement = match forbid.placement() {
+                Some((dir, placement)) => format!(
+                    ", placement values for {} layers from \"{}\"",
+                    placement.len(),
+                    dir.display()
+                ),
+                None => String::new(),
+            };
             let message = format!(
-                "forbid values loaded for layers {} (used under Repetition forbid)",
+                "forbid values loaded for layers {}{placement} (used under Repetition forbid)",
                 layers.join(" ")
             );
             log::info!("{message}");

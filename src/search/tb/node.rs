@@ -18,7 +18,9 @@ impl<'a> Worker<'a> {
     /// cover it, or it is a draw that does not end the search ([`TbProbe::cuts_at_draws`]).
     /// Covered are the movement phase, the placement layers present (unless
     /// [`TbProbe::cuts_at_placement`] says no) and, by its children, a goats' turn with one goat
-    /// left to place. Call it after the repetition checks.
+    /// left to place. Under `Repetition forbid` a table draw, or a placement position the
+    /// tables do not cover, has its proven value under forbid when the forbid files give one
+    /// ([`Worker::forbid_value`]). Call it after the repetition checks.
     #[inline]
     pub(crate) fn probe_tablebase(&mut self, position: &Position, ply: usize) -> Option<Value> {
         let probe = self.tb?;
@@ -31,6 +33,10 @@ impl<'a> Worker<'a> {
             }
             _ if in_hand == 1 && position.side_to_move() == Side::Goats => {
                 self.last_placement(probe, position, ply)?
+            }
+            // Goats in hand without their placement layer: a proven value under forbid, if any.
+            None if in_hand != 0 && probe.cuts_at_placement() => {
+                return self.forbid_value(probe, position, ply)
             }
             _ => return None,
         };

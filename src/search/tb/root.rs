@@ -74,8 +74,17 @@ pub fn root(
     let position = game.position();
     let covered = tables.probe(position).is_some()
         || (position.goats_in_hand() == 1 && position.side_to_move() == Side::Goats);
-    if !covered || moves.is_empty() {
+    if moves.is_empty() {
         return TbRoot::NotCovered;
+    }
+    if !covered {
+        // Goats in hand without their placement layer: the placement values under forbid may
+        // still prove a move won, or some moves lost.
+        return match super::forbid::drawn_root(context, moves, moves.to_vec(), observer) {
+            ForbidRoot::Won(result) => TbRoot::Decided(result),
+            ForbidRoot::Keep(keeping) if keeping.len() < moves.len() => TbRoot::Keep(keeping),
+            ForbidRoot::Keep(_) => TbRoot::NotCovered,
+        };
     }
     let mut ranked = Vec::with_capacity(moves.len());
     for &mv in moves {

@@ -77,15 +77,20 @@ impl<'a> ForbidJudge<'a> {
         }
     }
 
-    /// The stored value of a table draw (from an empty history); see [`ForbidTables::stored`].
+    /// The stored value from an empty history: of a movement-phase table draw
+    /// ([`ForbidTables::stored`]), or of a position with goats in hand from the placement values
+    /// under forbid ([`ForbidTables::placement_value`]).
     pub fn stored(&self, position: &Position) -> Option<ForbidValue> {
+        if position.goats_in_hand() != 0 {
+            return self.forbid.placement_value(position);
+        }
         self.forbid.stored(position)
     }
 
     /// The value for the side to move of the last of `positions` (a game, oldest first) under
     /// forbid, proven for that game's history; [`ForbidValue::Unknown`] when not proven. A state
-    /// with goats in hand is unknown here (placement is the placement tables' matter). `budget`
-    /// bounds the states searched to find a component.
+    /// with goats in hand has its placement value under forbid whatever the history (claim 1;
+    /// unknown without one). `budget` bounds the states searched to find a component.
     pub fn value_in_game(&self, positions: &[Position], budget: usize) -> ForbidValue {
         let Some(current) = positions.last() else {
             return ForbidValue::Unknown;
@@ -104,7 +109,8 @@ impl<'a> ForbidJudge<'a> {
     /// The value for the side to move of `position` under forbid, proven when `earlier` holds
     /// the keys of every state of its layer played before it since the last placement or
     /// capture, **all of them table draws** (keys of other layers may be there too: they never
-    /// match). [`ForbidValue::Unknown`] when not proven.
+    /// match). [`ForbidValue::Unknown`] when not proven. A position with goats in hand has its
+    /// placement value under forbid, whatever `earlier` holds.
     pub fn value_after_draws(
         &self,
         position: &Position,
@@ -112,7 +118,11 @@ impl<'a> ForbidJudge<'a> {
         budget: usize,
     ) -> ForbidValue {
         if position.goats_in_hand() != 0 {
-            return ForbidValue::Unknown;
+            // No state of the placement phase can recur: the value is the stored one.
+            return self
+                .forbid
+                .placement_value(position)
+                .unwrap_or(ForbidValue::Unknown);
         }
         let Some(table) = self.tables.probe(position) else {
             return ForbidValue::Unknown;

@@ -2,24 +2,29 @@
 
 use super::tables::ForbidTables;
 use super::{of_table, ForbidValue};
-use crate::tablebase::{Tablebase, TablebaseError};
+use crate::tablebase::placement::index::Layer;
+use crate::tablebase::{Corruption, Tablebase, TablebaseError};
 use crate::Position;
 use std::path::Path;
 
-/// The value for the side to move of the movement-phase `position` under `Repetition forbid`
-/// when no earlier state of its layer was played (right after the last placement or a
-/// capture): a table win or loss as it is, a table draw from the forbid file of its layer in
-/// `dir`. `Ok(None)` when the position has goats in hand or its layer has no forbid file.
+/// The value for the side to move of `position` under `Repetition forbid` when no earlier
+/// state of its layer was played (right after the last placement or a capture; in the
+/// placement phase, whatever was played): in the movement phase a table win or loss as it is, a
+/// table draw from the forbid file of its layer in `dir`; with goats in hand, from the
+/// placement values under forbid made from the forbid files (`tb forbid start`). `Ok(None)`
+/// when the files for it are missing (no forbid file for its layer, no placement values, or
+/// not its placement layer).
 ///
 /// # Errors
-/// A corrupt forbid file, or one for other rules.
+/// A corrupt forbid file or placement layer, one for other rules, or placement values made
+/// from other forbid files.
 pub fn probe_forbid(
     dir: &Path,
     tables: &Tablebase,
     position: &Position,
 ) -> Result<Option<ForbidValue>, TablebaseError> {
     if position.goats_in_hand() != 0 {
-        return Ok(None);
+        return probe_placement(dir, tables, position);
     }
     let Some(value) = tables.probe(position) else {
         return Ok(None);
@@ -33,4 +38,37 @@ pub fn probe_forbid(
     }
     let forbid = ForbidTables::open_layer(dir, tables, position.goats_captured())?;
     Ok(forbid.map(|forbid| forbid.stored(position).unwrap_or(ForbidValue::Unknown)))
+}
+
+/// [`probe_forbid`] for a position with goats in hand: every forbid file is read (they name the
+/// placement values), and the placement layers' checksums are checked first.
+fn probe_placement(
+    dir: &Path,
+    tables: &Tablebase,
+    position: &Position,
+) -> Result<Option<ForbidValue>, TablebaseError> {
+    let (forbid, mut errors) = ForbidTables::open(dir, tables);
+    let Some((_, placement)) = forbid.as_ref().and_then(ForbidTables::placement) else {
+        return match errors.is_empty() {
+            true => Ok(None),
+            false => Err(errors.swap_remove(0)),
+        };
+    };
+    let layer = Layer {
+        in_hand: position.goats_in_hand(),
+        captured: position.goats_captured(),
+    };
+    let corrupt = placement.wait_checked();
+    if let Some(path) = placement
+        .path(layer)
+        .filter(|path| corrupt.iter().any(|c| c == path))
+    {
+        return Err(TablebaseError::Corrupt {
+            path: path.to_path_buf(),
+            reason: Corruption::PayloadChecksum,
+        });
+    }
+    Ok(forbid
+        .as_ref()
+        .and_then(|forbid| forbid.placement_value(position)))
 }

@@ -31,19 +31,38 @@ pub struct StartRun {
     pub dir: PathBuf,
 }
 
-/// The movement values under forbid from an empty history, in the tables' byte format: a win
-/// as a win in 1, a loss as a loss in 0, unknown as a draw. Table wins and losses are kept.
+/// Name of a directory of placement values under forbid, before the checksum.
+pub const PLACEMENT_DIR_PREFIX: &str = "forbid-placement-";
+
+/// The movement value under forbid from an empty history of a class whose table value is
+/// `byte` and forbid code `code`, in the tables' byte format: a win as a win in 1, a loss as a
+/// loss in 0, unknown as a draw. Table wins and losses are kept. The placement pass is solved
+/// from these bytes, and the CRC-32 of all of them, layer by layer, names its directory
+/// ([`placement_dir`]).
+#[inline]
+pub fn forbid_byte(byte: u8, code: u8) -> u8 {
+    match ForbidValue::from_code(code) {
+        _ if byte != 0 => byte,
+        Some(ForbidValue::Win) => encode_value(1),
+        Some(ForbidValue::Loss) => encode_value(0),
+        Some(ForbidValue::Unknown) | None => 0,
+    }
+}
+
+/// The movement values under forbid of a layer ([`forbid_byte`] of each class).
 fn forbid_bytes(values: &[u8], codes: &[u8]) -> Vec<u8> {
     values
         .iter()
         .zip(codes)
-        .map(|(&byte, &code)| match ForbidValue::from_code(code) {
-            _ if byte != 0 => byte,
-            Some(ForbidValue::Win) => encode_value(1),
-            Some(ForbidValue::Loss) => encode_value(0),
-            Some(ForbidValue::Unknown) | None => 0,
-        })
+        .map(|(&byte, &code)| forbid_byte(byte, code))
         .collect()
+}
+
+/// The directory in `dir` of the placement values under forbid solved from movement values
+/// whose CRC-32 ([`forbid_byte`] of every class, layer by layer from 0 captured) is
+/// `values_crc`: `forbid-placement-<crc, 8 hex digits>`.
+pub fn placement_dir(dir: &Path, values_crc: u32) -> PathBuf {
+    dir.join(format!("{PLACEMENT_DIR_PREFIX}{values_crc:08x}"))
 }
 
 /// Solves the placement phase under forbid, up to `max_in_hand` goats in hand (20: the start
@@ -79,7 +98,7 @@ pub fn start_bounds(
         fingerprint.update(&bytes);
         layers.push(bytes);
     }
-    let out = dir.join(format!("forbid-placement-{:08x}", fingerprint.finalize()));
+    let out = placement_dir(dir, fingerprint.finalize());
     std::fs::create_dir_all(&out).map_err(|source| TablebaseError::Io {
         path: out.clone(),
         source,

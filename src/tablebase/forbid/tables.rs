@@ -4,13 +4,27 @@
 //! keeps each layer that is whole and made for the same rules, two bits a class as on disk. A
 //! missing layer is simply absent; a corrupt one, or one for other rules, is reported and never
 //! used. What a stored value means for a state with a history is [`super::history`]'s concern.
+//!
+//! With every layer present, it also opens the placement values under forbid that `tb forbid
+//! start` solved from them: the directory named by the checksum of these movement values
+//! ([`super::start::placement_dir`]), so that placement values made from other forbid files
+//! are never used (a directory with another checksum is reported as stale). Its layers are
+//! placement layers ([`PlacementTables`]: header and rules checked at open, payload checksums
+//! in the background, a corrupt layer reported and never used); a placement value is exact
+//! whatever the game's history (no state of the placement phase can recur), a draw there means
+//! unknown.
 
 use super::file::{forbid_path, pack, read_forbid};
+use super::start::{forbid_byte, placement_dir, PLACEMENT_DIR_PREFIX};
 use super::ForbidValue;
+use crate::tablebase::file::PayloadCheck;
 use crate::tablebase::index::LayerIndex;
-use crate::tablebase::{Tablebase, TablebaseError};
+use crate::tablebase::placement::PlacementTables;
+use crate::tablebase::stamp::Stamps;
+use crate::tablebase::{Tablebase, TablebaseError, Wdl};
 use crate::Position;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One layer's codes, packed as in the file.
 #[derive(Debug)]
@@ -44,16 +58,89 @@ impl ForbidLayer {
     }
 }
 
-/// The forbid values (from an empty history) of the layers present in a table directory.
+/// The forbid values (from an empty history) of the layers present in a table directory, and
+/// the placement values under forbid made from them, when present.
 #[derive(Debug, Default)]
 pub struct ForbidTables {
     layers: Vec<Option<ForbidLayer>>,
+    /// The placement values under forbid and their directory.
+    placement: Option<(PathBuf, PlacementTables)>,
+}
+
+/// The CRC-32 of the movement values under forbid made from `tables` and every one of
+/// `layers` ([`forbid_byte`] of every class, layer by layer): what names the directory of the
+/// placement values solved from them.
+fn values_crc(tables: &Tablebase, layers: &[&ForbidLayer]) -> u32 {
+    let mut hasher = crc32fast::Hasher::new();
+    let mut chunk = Vec::with_capacity(1 << 16);
+    for (captured, layer) in layers.iter().enumerate() {
+        let values = tables.layer(captured as u8);
+        let side_bytes = layer.positions.div_ceil(4);
+        for side in 0..2 {
+            let side_values = &values[side * layer.positions..(side + 1) * layer.positions];
+            let codes = &layer.packed[side * side_bytes..(side + 1) * side_bytes];
+            for (four, &packed) in side_values.chunks(4).zip(codes) {
+                for (k, &byte) in four.iter().enumerate() {
+                    chunk.push(forbid_byte(byte, (packed >> (2 * k)) & 3));
+                }
+                if chunk.len() >= chunk.capacity() - 4 {
+                    hasher.update(&chunk);
+                    chunk.clear();
+                }
+            }
+        }
+    }
+    hasher.update(&chunk);
+    hasher.finalize()
+}
+
+/// The placement values under forbid in `dir` made from `layers` (every movement layer):
+/// `Ok(None)` when there are none; a directory made from other values is
+/// [`TablebaseError::StaleForbidPlacement`].
+fn open_placement(
+    dir: &Path,
+    tables: &Tablebase,
+    layers: &[&ForbidLayer],
+) -> Result<Option<(PathBuf, PlacementTables)>, Vec<TablebaseError>> {
+    let expected = placement_dir(dir, values_crc(tables, layers));
+    if !expected.is_dir() {
+        let stale: Vec<TablebaseError> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|path| {
+                path.is_dir()
+                    && path
+                        .file_name()
+                        .and_then(|name| name.to_str())
+                        .is_some_and(|name| name.starts_with(PLACEMENT_DIR_PREFIX))
+            })
+            .map(|path| TablebaseError::StaleForbidPlacement {
+                path,
+                expected: expected.clone(),
+            })
+            .collect();
+        return if stale.is_empty() {
+            Ok(None)
+        } else {
+            Err(stale)
+        };
+    }
+    let stamps = Arc::new(Stamps::load(&expected));
+    match PlacementTables::open(&expected, tables.rules(), stamps, PayloadCheck::TrustStamps) {
+        Ok(placement) if placement.is_empty() => Ok(None),
+        Ok(placement) => Ok(Some((expected, placement))),
+        Err(error) => Err(vec![error]),
+    }
 }
 
 impl ForbidTables {
     /// Reads the forbid files in `dir` that go with `tables` (same rules, same layers). Returns
     /// the layers that could be used and the errors of those that could not (corrupt, made for
     /// other rules, unreadable); a missing file is not an error. `None` when no layer is usable.
+    /// With every layer present, the placement values made from them are opened too (a stale
+    /// or damaged directory of them is among the errors, and not used).
     pub fn open(dir: &Path, tables: &Tablebase) -> (Option<ForbidTables>, Vec<TablebaseError>) {
         let mut errors = Vec::new();
         let layers: Vec<_> = (0..tables.rules().captures_to_win)
@@ -65,7 +152,16 @@ impl ForbidTables {
             })
             .collect();
         let any = layers.iter().any(Option::is_some);
-        (any.then_some(ForbidTables { layers }), errors)
+        let whole: Option<Vec<&ForbidLayer>> = layers.iter().map(Option::as_ref).collect();
+        let placement = match whole.map(|whole| open_placement(dir, tables, &whole)) {
+            Some(Ok(placement)) => placement,
+            Some(Err(found)) => {
+                errors.extend(found);
+                None
+            }
+            None => None,
+        };
+        (any.then_some(ForbidTables { layers, placement }), errors)
     }
 
     /// Reads only the forbid file of layer `captured` in `dir` (a single lookup needs no more):
@@ -83,7 +179,10 @@ impl ForbidTables {
         };
         let mut layers: Vec<_> = (0..captured).map(|_| None).collect();
         layers.push(Some(layer));
-        Ok(Some(ForbidTables { layers }))
+        Ok(Some(ForbidTables {
+            layers,
+            placement: None,
+        }))
     }
 
     /// The layers (goats captured) that have values.
@@ -108,6 +207,32 @@ impl ForbidTables {
         let at = class as usize;
         let byte = layer.packed[side * layer.positions.div_ceil(4) + at / 4];
         ForbidValue::from_code((byte >> (2 * (at % 4))) & 3)
+    }
+
+    /// The placement values under forbid, when present and made from these layers: their
+    /// directory and layers (payload checksums checked in the background, see
+    /// [`PlacementTables::wait_checked`]).
+    pub fn placement(&self) -> Option<(&Path, &PlacementTables)> {
+        self.placement
+            .as_ref()
+            .map(|(dir, placement)| (dir.as_path(), placement))
+    }
+
+    /// The value under forbid of a position with goats in hand, for the side to move, from the
+    /// placement values (exact whatever the game's history: no placement-phase state can
+    /// recur): win, loss, or unknown (a draw in the placement pass: the result depends on
+    /// unsolved movement values). `None` when the position has no goats in hand or its
+    /// placement layer is absent, not yet checked, or corrupt.
+    pub fn placement_value(&self, position: &Position) -> Option<ForbidValue> {
+        if position.goats_in_hand() == 0 {
+            return None;
+        }
+        let (_, placement) = self.placement.as_ref()?;
+        Some(match placement.probe(position)? {
+            Wdl::Win => ForbidValue::Win,
+            Wdl::Loss => ForbidValue::Loss,
+            Wdl::Draw => ForbidValue::Unknown,
+        })
     }
 
     /// The largest component solved in layer `captured` (every state with a proven value lies
