@@ -2,6 +2,7 @@
 //! principal variation search over the root moves.
 
 use super::score::{is_mate, Bound, Value, INFINITE};
+use super::tb::is_proven;
 use super::thread::{Reporter, RootMove, SearchContext, CURRMOVE_AFTER};
 use super::worker::Worker;
 
@@ -121,8 +122,9 @@ fn root_search(
 }
 
 /// The value of a root move for the root: its search with the window shifted by its `bias`
-/// (see [`RootMove`]), plus the bias. A mate is never biased: it is searched again with the
-/// window as given, so that its bound and distance are exact.
+/// (see [`RootMove`]), plus the bias. A proven value (a mate, or a forbid value's win or loss)
+/// is never biased: it is searched again with the window as given, so that its bound and
+/// distance are exact.
 #[allow(clippy::too_many_arguments)]
 fn biased_search(
     worker: &mut Worker<'_>,
@@ -138,7 +140,7 @@ fn biased_search(
     }
     let shift = |value: Value| (value - bias).clamp(-INFINITE, INFINITE);
     let value = worker.search_root_move(child, depth, shift(alpha), shift(beta), pv_node);
-    if worker.aborted || !is_mate(value) {
+    if worker.aborted || !is_proven(value) {
         return value + bias;
     }
     worker.search_root_move(child, depth, alpha, beta, pv_node)

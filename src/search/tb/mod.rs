@@ -40,7 +40,7 @@ use crate::tablebase::forbid::tables::ForbidTables;
 use crate::tablebase::{TableRules, Tablebase, TbValue, Wdl};
 use crate::{Game, Repetition, Rules};
 
-use super::score::{mate_in, mated_in, Value, DRAW};
+use super::score::{mate_in, mated_in, Value, DRAW, MAX_PLY};
 
 pub use forbid::ForbidProbe;
 pub use load::{TablebaseSlot, TablebaseStatus};
@@ -163,11 +163,21 @@ impl<'a> TbProbe<'a> {
     /// not see, can make a proved result differ from theirs) becomes `cp 0` for a draw,
     /// `cp 20000` or `cp -20000` for a placement win or loss ([`TB_WIN`] at the root), exact,
     /// with the matching win/draw/loss.
+    ///
+    /// Under `Repetition forbid` with forbid values, a drawn root whose search proved a win or
+    /// loss from those values below it (a score in the [`TB_WIN`] band) keeps that score.
     pub fn adjust_info(&self, info: &mut SearchInfo) {
         let lost = self.forbid.as_ref().is_some_and(ForbidProbe::lost_root);
         let (score, wdl) = match (self.root_value(), info.score) {
             (Some(Wdl::Draw), Score::Cp(_)) if lost => (Score::Cp(-TB_WIN), [0, 0, 1000]),
-            (Some(Wdl::Draw), Score::Cp(_)) => (Score::Cp(0), DRAW_WDL),
+            (Some(Wdl::Draw), Score::Cp(cp)) => {
+                if let Some(wdl) = proven_below_a_drawn_root(cp, self.forbid.is_some()) {
+                    // The search's own score and bound stand.
+                    info.wdl = info.wdl.map(|_| wdl);
+                    return;
+                }
+                (Score::Cp(0), DRAW_WDL)
+            }
             (Some(Wdl::Win), Score::Cp(_)) => (Score::Cp(TB_WIN), [1000, 0, 0]),
             (Some(Wdl::Loss), Score::Cp(_)) => (Score::Cp(-TB_WIN), [0, 0, 1000]),
             _ => return,
@@ -180,10 +190,23 @@ impl<'a> TbProbe<'a> {
     }
 }
 
+/// The win/draw/loss to report for a drawn root whose search scored `cp`, when that score is
+/// a win or loss proven below the root from the forbid values (used when `forbid_values`):
+/// the forbid rule can make a table draw a win for either side.
+fn proven_below_a_drawn_root(cp: Value, forbid_values: bool) -> Option<[u32; 3]> {
+    (forbid_values && is_proven(cp)).then_some(if cp > 0 { [1000, 0, 0] } else { [0, 0, 1000] })
+}
+
 /// Value of a tablebase win without a known distance (a placement-phase win) at the root,
 /// reported as `cp 20000`; found `ply` plies into the search it is `TB_WIN - ply`. Larger than
 /// any evaluation, smaller than any mate.
 pub const TB_WIN: Value = 20_000;
+
+/// Whether `value` is proven: a mate, or a win or loss without a distance ([`TB_WIN`] less
+/// the ply at most [`MAX_PLY`] plies down).
+pub const fn is_proven(value: Value) -> bool {
+    value.abs() >= TB_WIN - MAX_PLY as Value
+}
 
 /// The search value of a table value found `ply` plies from the root.
 pub fn value_at(value: TbValue, ply: usize) -> Value {
@@ -199,7 +222,7 @@ pub fn value_at(value: TbValue, ply: usize) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::score::{is_mate, MAX_PLY};
+    use crate::search::score::is_mate;
     use crate::tablebase::value::MAX_DISTANCE;
 
     #[test]
@@ -217,6 +240,24 @@ mod tests {
         probe.set_root_value(Wdl::Win);
         assert!(probe.cuts_at_draws());
         assert!(!probe.cuts_at_placement());
+    }
+
+    #[test]
+    fn a_drawn_root_keeps_only_a_score_proven_from_the_forbid_values() {
+        let win = TB_WIN - 7;
+        assert_eq!(proven_below_a_drawn_root(win, true), Some([1000, 0, 0]));
+        assert_eq!(proven_below_a_drawn_root(-win, true), Some([0, 0, 1000]));
+        assert_eq!(
+            proven_below_a_drawn_root(mate_in(9), true),
+            Some([1000, 0, 0])
+        );
+        // Without forbid values, or for an evaluation, the draw is reported.
+        assert_eq!(proven_below_a_drawn_root(win, false), None);
+        assert_eq!(
+            proven_below_a_drawn_root(TB_WIN - MAX_PLY as Value - 1, true),
+            None
+        );
+        assert_eq!(proven_below_a_drawn_root(-350, true), None);
     }
 
     #[test]
