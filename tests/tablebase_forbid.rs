@@ -14,7 +14,7 @@ use baghchal::tablebase::verify::board_position;
 use baghchal::tablebase::{Tablebase, Wdl};
 use baghchal::{Game, Position, Repetition, Side};
 use forbid_common::{
-    engine_answer, forbid_rules, full_history_winner, solved_dir, table_rules, QUIET,
+    engine_answer, forbid_rules, full_history_winner, run_tb, solved_dir, table_rules, QUIET,
 };
 use rand::rngs::StdRng;
 use rand::seq::{IndexedRandom, SliceRandom};
@@ -245,19 +245,6 @@ fn table_wins_hold_under_forbid_after_draws() {
         }
     }
     assert!(checked >= 50, "{checked}");
-}
-
-fn run_tb(args: &[&str]) -> (bool, String, String) {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_baghchal"))
-        .arg("tb")
-        .args(args)
-        .output()
-        .expect("run baghchal");
-    (
-        output.status.success(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
 }
 
 #[test]

@@ -12,8 +12,8 @@ use baghchal::tablebase::placement::generate::generate_placement;
 use baghchal::tablebase::{Tablebase, TablebaseError, Wdl};
 use baghchal::{Bitboard, Game, Position, Repetition, Side};
 use forbid_common::{
-    engine_answer, engine_answer_under, forbid_rules, full_history_winner, solved_dir, table_rules,
-    QUIET,
+    engine_answer, engine_answer_under, forbid_rules, full_history_winner, run_tb, solved_dir,
+    table_rules, QUIET,
 };
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -245,15 +245,7 @@ fn the_search_uses_placement_values_under_forbid_below_the_root() {
 
 /// Runs `baghchal tb probe DIR POSITION`: success, stdout, stderr.
 fn tb_probe(dir: &Path, position: &Position) -> (bool, String, String) {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_baghchal"))
-        .args(["tb", "probe", dir.to_str().unwrap(), &position.to_string()])
-        .output()
-        .expect("run baghchal");
-    (
-        output.status.success(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    run_tb(&["probe", dir.to_str().unwrap(), &position.to_string()])
 }
 
 #[test]

@@ -122,3 +122,17 @@ pub fn engine_answer_under(
     let _ = child.wait();
     (lines, best)
 }
+
+/// Runs `baghchal tb ARGS`: success, stdout, stderr.
+pub fn run_tb(args: &[&str]) -> (bool, String, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_baghchal"))
+        .arg("tb")
+        .args(args)
+        .output()
+        .expect("run baghchal");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
