@@ -14,7 +14,8 @@ use baghchal::tablebase::verify::board_position;
 use baghchal::tablebase::{Tablebase, Wdl};
 use baghchal::{Game, Position, Repetition, Side};
 use forbid_common::{
-    engine_answer, forbid_rules, full_history_winner, run_tb, solved_dir, table_rules, QUIET,
+    engine_answer, forbid_rules, full_history_winner, random_placement, run_tb, solved_dir,
+    table_rules, QUIET,
 };
 use rand::rngs::StdRng;
 use rand::seq::{IndexedRandom, SliceRandom};
@@ -328,20 +329,7 @@ fn the_placement_pass_under_forbid_agrees_with_a_full_history_search() {
         } else {
             Side::Tigers
         };
-        let mut points: Vec<u32> = (0..25).collect();
-        points.shuffle(&mut rng);
-        let tigers = points[..4].iter().fold(0, |set, &p| set | 1 << p);
-        let goats = points[4..4 + usize::from(20 - in_hand)]
-            .iter()
-            .fold(0, |set, &p| set | 1 << p);
-        let position = Position::from_parts(
-            baghchal::Bitboard(tigers),
-            baghchal::Bitboard(goats),
-            side,
-            in_hand,
-            0,
-        )
-        .expect("valid");
+        let position = random_placement(&mut rng, in_hand, side);
         let stored = placement.probe(&position).expect("covered");
         assert_ne!(stored, Wdl::Draw, "{position}: no unknown values here");
         let mut game = Game::new(position, forbid_rules(1));

@@ -10,13 +10,12 @@ use baghchal::tablebase::forbid::tables::ForbidTables;
 use baghchal::tablebase::forbid::ForbidValue;
 use baghchal::tablebase::placement::generate::generate_placement;
 use baghchal::tablebase::{Tablebase, TablebaseError, Wdl};
-use baghchal::{Bitboard, Game, Position, Repetition, Side};
+use baghchal::{Game, Position, Repetition, Side};
 use forbid_common::{
-    engine_answer, engine_answer_under, forbid_rules, full_history_winner, run_tb, solved_dir,
-    table_rules, QUIET,
+    engine_answer, engine_answer_under, forbid_rules, full_history_winner, random_placement,
+    run_tb, solved_dir, table_rules, QUIET,
 };
 use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -97,14 +96,9 @@ fn opened() -> (Tablebase, ForbidTables) {
 fn random_positions(seed: u64, in_hand: u8, side: Side) -> impl Iterator<Item = Position> {
     let mut rng = StdRng::seed_from_u64(seed);
     std::iter::from_fn(move || {
-        let mut points: Vec<u32> = (0..25).collect();
-        points.shuffle(&mut rng);
-        let tigers = points[..4].iter().fold(0, |set, &p| set | 1 << p);
-        let goats = points[4..4 + usize::from(20 - in_hand)]
-            .iter()
-            .fold(0, |set, &p| set | 1 << p);
+        let position = random_placement(&mut rng, in_hand, side);
         let _ = rng.random::<u8>();
-        Some(Position::from_parts(Bitboard(tigers), Bitboard(goats), side, in_hand, 0).unwrap())
+        Some(position)
     })
 }
 

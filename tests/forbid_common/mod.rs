@@ -6,7 +6,9 @@
 use baghchal::tablebase::forbid::solve::{solve_tables, SolveOptions};
 use baghchal::tablebase::solve::generate_tables;
 use baghchal::tablebase::{TableRules, Tablebase, Wdl};
-use baghchal::{Game, Repetition, Rules, Side};
+use baghchal::{Bitboard, Game, Position, Repetition, Rules, Side};
+use rand::seq::SliceRandom;
+use rand::Rng;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -135,4 +137,16 @@ pub fn run_tb(args: &[&str]) -> (bool, String, String) {
         String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+/// A position with `in_hand` goats in hand, none captured, `side` to move: four tigers and the
+/// goats on the board on random points.
+pub fn random_placement(rng: &mut impl Rng, in_hand: u8, side: Side) -> Position {
+    let mut points: Vec<u32> = (0..25).collect();
+    points.shuffle(rng);
+    let tigers = points[..4].iter().fold(0, |set, &p| set | 1 << p);
+    let goats = points[4..4 + usize::from(20 - in_hand)]
+        .iter()
+        .fold(0, |set, &p| set | 1 << p);
+    Position::from_parts(Bitboard(tigers), Bitboard(goats), side, in_hand, 0).expect("valid")
 }
