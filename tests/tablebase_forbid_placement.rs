@@ -5,11 +5,14 @@
 
 use baghchal::referee::outcome::GameResult;
 use baghchal::referee::tb_adjudication::TbAdjudicator;
+use baghchal::tablebase::file::PayloadStatus;
+use baghchal::tablebase::forbid::file::{forbid_path, read_forbid, write_forbid};
 use baghchal::tablebase::forbid::start::start_bounds;
 use baghchal::tablebase::forbid::tables::ForbidTables;
 use baghchal::tablebase::forbid::ForbidValue;
 use baghchal::tablebase::placement::generate::generate_placement;
-use baghchal::tablebase::{Tablebase, TablebaseError, Wdl};
+use baghchal::tablebase::stamp::STAMP_FILE;
+use baghchal::tablebase::{Corruption, Tablebase, TablebaseError, Wdl};
 use baghchal::{Game, Position, Repetition, Side};
 use forbid_common::{
     engine_answer, engine_answer_under, forbid_rules, full_history_winner, random_placement,
@@ -19,6 +22,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use std::time::{Duration, SystemTime};
 
 mod forbid_common;
 
@@ -386,6 +390,111 @@ fn stale_or_corrupt_placement_values_are_reported_and_not_used() {
         "{lines:?}"
     );
     assert!(!claims(&lines), "{lines:?}");
+}
+
+/// Sets the modification time of `path` (a file modified in the last 2 s is checked but not
+/// stamped).
+fn set_modified(path: &Path, time: SystemTime) {
+    let file = std::fs::File::options().write(true).open(path).unwrap();
+    file.set_times(std::fs::FileTimes::new().set_modified(time))
+        .unwrap();
+}
+
+#[test]
+fn forbid_files_are_stamped_and_checked_again_when_changed() {
+    let (dir, name) = private_copy("stamps");
+    let an_hour_ago = SystemTime::now() - Duration::from_secs(3600);
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            set_modified(&path, an_hour_ago);
+        }
+    }
+    let tables = Tablebase::open(&dir, table_rules(1)).unwrap();
+    let open = || {
+        let (forbid, errors) = ForbidTables::open(&dir, &tables);
+        (forbid, errors)
+    };
+    let statuses = |forbid: &Option<ForbidTables>| forbid.as_ref().unwrap().statuses();
+    let placement_dir = |forbid: &Option<ForbidTables>| {
+        let found = forbid.as_ref().unwrap().placement();
+        found.map(|(dir, _)| dir.file_name().unwrap().to_str().unwrap().to_string())
+    };
+
+    // First open: the forbid file is read and checked, then stamped, and so is the checksum
+    // of the values that names the placement values' directory.
+    let (first, errors) = open();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(statuses(&first), vec![(0, PayloadStatus::Checked)]);
+    assert_eq!(placement_dir(&first), Some(name.clone()));
+    let stamp = std::fs::read_to_string(dir.join(STAMP_FILE)).unwrap();
+    assert!(stamp.contains("\nforbid-0.bcfb "), "{stamp}");
+    assert!(stamp.contains("\n:forbid-values-crc32 "), "{stamp}");
+    // Second open: vouched for by the stamps, the same directory found.
+    let (second, errors) = open();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(statuses(&second), vec![(0, PayloadStatus::Stamped)]);
+    assert_eq!(placement_dir(&second), Some(name.clone()));
+
+    // A touched file is checked again.
+    let path = forbid_path(&dir, 0);
+    set_modified(&path, an_hour_ago - Duration::from_secs(60));
+    assert_eq!(statuses(&open().0), vec![(0, PayloadStatus::Checked)]);
+    assert_eq!(statuses(&open().0), vec![(0, PayloadStatus::Stamped)]);
+
+    // Other values (a forbid file rewritten with one win turned into a loss, intact): checked
+    // again, and the checksum of the values computed again, so the placement values made from
+    // the old ones are stale, not used under a stamp of the old file.
+    let original = std::fs::read(&path).unwrap();
+    let positions = tables.headers()[0].positions;
+    let (mut header, mut codes) = read_forbid(&path, table_rules(1), 0, positions).unwrap();
+    let at = codes.iter().position(|&code| code == 1).expect("a win");
+    codes[at] = 2;
+    let side = usize::from(at >= positions as usize);
+    header.counts[side][0] -= 1;
+    header.counts[side][1] += 1;
+    write_forbid(&path, &header, &codes).unwrap();
+    set_modified(&path, an_hour_ago);
+    let (changed, errors) = open();
+    assert_eq!(statuses(&changed), vec![(0, PayloadStatus::Checked)]);
+    assert_eq!(placement_dir(&changed), None);
+    assert!(
+        matches!(errors.as_slice(), [TablebaseError::StaleForbidPlacement { .. }]),
+        "{errors:?}"
+    );
+    // Put back (a new file with the old bytes): its values name the directory again.
+    let back = dir.join("forbid-back.tmp");
+    std::fs::write(&back, &original).unwrap();
+    set_modified(&back, an_hour_ago);
+    std::fs::rename(&back, &path).unwrap();
+    let (restored, errors) = open();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(statuses(&restored), vec![(0, PayloadStatus::Checked)]);
+    assert_eq!(placement_dir(&restored), Some(name));
+
+    // One byte flipped in place, same length and modification time: the status-change time
+    // differs, so it is checked again, named corrupt and never used (at every open).
+    let mut bytes = original.clone();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x04;
+    std::fs::write(&path, &bytes).unwrap();
+    set_modified(&path, an_hour_ago);
+    for _ in 0..2 {
+        let (corrupt, errors) = open();
+        assert!(corrupt.is_none(), "no layer usable");
+        match errors.as_slice() {
+            [TablebaseError::Corrupt { path: named, reason }] => {
+                assert_eq!(named, &path);
+                assert_eq!(*reason, Corruption::PayloadChecksum);
+            }
+            other => panic!("expected the forbid file named corrupt, got {other:?}"),
+        }
+        assert!(matches!(
+            ForbidTables::open_layer(&dir, &tables, 0),
+            Err(TablebaseError::Corrupt { .. })
+        ));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A measurement, run by hand (`--ignored --nocapture`), on a complete table directory with

@@ -7,7 +7,7 @@ use super::file::{
 use super::index::{LayerIndex, CLASSES_PER_LAYER};
 use super::placement::PlacementTables;
 use super::solve::check_header;
-use super::stamp::Stamps;
+use super::stamp::{FileIdentity, Stamps};
 use super::value::{decode_value, TbValue, Wdl};
 use super::{TableRules, TablebaseError};
 use crate::{Move, Position, Repetition, Side};
@@ -26,6 +26,8 @@ pub struct Tablebase {
     headers: Vec<LayerHeader>,
     /// Per layer: checked now, or vouched for by a verified stamp.
     statuses: Vec<PayloadStatus>,
+    /// Per layer: the identity of its file as opened.
+    identities: Vec<FileIdentity>,
     /// Placement layers, when any are present.
     placement: Option<PlacementTables>,
 }
@@ -79,16 +81,19 @@ impl Tablebase {
         let mut layers = Vec::new();
         let mut headers = Vec::new();
         let mut statuses = Vec::new();
+        let mut identities = Vec::new();
         let mut open_all = || -> Result<(), TablebaseError> {
             for captured in 0..rules.captures_to_win {
                 let path = layer_path(dir, captured);
-                let (header, payload, status) = open_layer_stamped(&path, stamps, check)?;
+                let (header, payload, status, identity) =
+                    open_layer_stamped(&path, stamps, check)?;
                 // The index itself is built on the first probe of the layer, not here.
                 let positions = u64::from(CLASSES_PER_LAYER[usize::from(captured)]);
                 check_header(&path, &header, rules, 0, captured, positions)?;
                 layers.push(payload);
                 headers.push(header);
                 statuses.push(status);
+                identities.push(identity);
             }
             Ok(())
         };
@@ -102,6 +107,7 @@ impl Tablebase {
             layers,
             headers,
             statuses,
+            identities,
             placement: None,
         })
     }
@@ -124,6 +130,12 @@ impl Tablebase {
     ) -> Result<Tablebase, TablebaseError> {
         let rules = map_layer(&layer_path(dir, 0))?.header.rules;
         Tablebase::open_with(dir, rules, check)
+    }
+
+    /// The identities of the movement layers' files as opened (goats captured 0, 1, ...): what
+    /// values derived from them are remembered with ([`Stamps::record_derived`]).
+    pub fn layer_identities(&self) -> &[FileIdentity] {
+        &self.identities
     }
 
     /// Every layer file opened (movement layers, then placement layers from the fewest goats in

@@ -226,6 +226,28 @@ impl Stamps {
         self.changed.store(true, Ordering::Relaxed);
     }
 
+    /// A value computed from files whose identities were `inputs` when it was recorded
+    /// ([`Stamps::record_derived`] under the same `name`); `None` when none was recorded, or
+    /// any input differs in any way (another file, another order, a changed identity).
+    pub fn derived(&self, name: &str, inputs: &[FileIdentity]) -> Option<u32> {
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let stored = entries.known.get(&derived_name(name))?;
+        (*stored == derived_identity(inputs, stored.header_crc)).then_some(stored.header_crc)
+    }
+
+    /// Records `value`, computed from files whose identities are `inputs` (e.g. the checksum
+    /// of values read from files that each passed their own check): remembered in the stamp
+    /// file as long as these inputs stay the same files ([`Stamps::derived`]).
+    pub fn record_derived(&self, name: &str, inputs: &[FileIdentity], value: u32) {
+        let identity = derived_identity(inputs, value);
+        let name = derived_name(name);
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries.known.insert(name.clone(), identity);
+        entries.recorded.insert(name.clone(), identity);
+        entries.forgotten.remove(&name);
+        self.changed.store(true, Ordering::Relaxed);
+    }
+
     /// Forgets the stamp of `path` (a file found corrupt).
     pub fn forget(&self, path: &Path) {
         if let Some(name) = path.file_name().and_then(|name| name.to_str()) {
@@ -378,6 +400,28 @@ impl RunStamps {
     }
 }
 
+/// The name in a stamp file of derived value `name` (no file name starts so: `:` is not in the
+/// names of table files).
+fn derived_name(name: &str) -> String {
+    format!(":{name}")
+}
+
+/// A derived value in the form of a stamp line: the number of inputs as the length, two
+/// independent CRC-32s of the inputs' stamp lines as device and inode, the value as the header
+/// checksum (times zero).
+fn derived_identity(inputs: &[FileIdentity], value: u32) -> FileIdentity {
+    let lines: String = inputs.iter().map(|input| input.to_line("input")).collect();
+    let reversed: String = inputs.iter().rev().map(|input| input.to_line("")).collect();
+    FileIdentity {
+        len: inputs.len() as u64,
+        modified: (0, 0),
+        changed: (0, 0),
+        device: u64::from(crc32(lines.as_bytes())),
+        inode: u64::from(crc32(reversed.as_bytes())),
+        header_crc: value,
+    }
+}
+
 /// The stamps in a stamp file; `Err(None)` when it is absent, `Err(Some(reason))` when it cannot
 /// be trusted.
 fn read_stamp_file(path: &Path) -> Result<BTreeMap<String, FileIdentity>, Option<String>> {
@@ -522,6 +566,36 @@ mod tests {
         fs::remove_file(dir.join(STAMP_FILE)).unwrap();
         first.save();
         assert!(!dir.join(STAMP_FILE).exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_derived_value_holds_while_its_inputs_stay_the_same() {
+        let dir = std::env::temp_dir().join(format!("baghchal-stamp-derived-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let inputs = [identity(1), identity(2)];
+        let stamps = Stamps::load(&dir);
+        assert_eq!(stamps.derived("values", &inputs), None);
+        stamps.record_derived("values", &inputs, 0xbeb3_dd78);
+        stamps.save();
+        // Read back from the stamp file by another opener.
+        let loaded = Stamps::load(&dir);
+        assert_eq!(loaded.derived("values", &inputs), Some(0xbeb3_dd78));
+        assert_eq!(loaded.derived("other", &inputs), None);
+        // Any input changed in any field, another order, one more or fewer: not vouched for.
+        let mut touched = identity(2);
+        touched.modified.1 += 1;
+        for changed in [
+            vec![identity(1), touched],
+            vec![identity(2), identity(1)],
+            vec![identity(1)],
+            vec![identity(1), identity(2), identity(3)],
+        ] {
+            assert_eq!(loaded.derived("values", &changed), None, "{changed:?}");
+        }
+        // A file's stamp never answers for a derived value, nor the other way round.
+        assert!(!loaded.is_verified("values", &identity(1)));
         fs::remove_dir_all(&dir).unwrap();
     }
 

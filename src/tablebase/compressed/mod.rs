@@ -73,13 +73,15 @@ struct Tables {
     /// [`EXPANDED_VALUES`] values.
     nodes: Vec<Node>,
     code: CodeTable,
-    /// Per code, by its place in [`CodeTable::sorted`] ([`CodeTable::rank`]): `values << 12 |
-    /// symbol` (values at most [`MAX_BLOCK_VALUES`], 17 bits). A probe walking a block needs
-    /// each code's length, which [`CodeTable::rank`] computes from the window without reading
-    /// memory, and how many values its symbol stands for: one read a code, off the chain that
-    /// finds the next code, so the reads of a walk are in flight together (the tables of the
-    /// many segments a random probe of the whole game touches do not stay in the caches).
-    ranked: Box<[u32]>,
+    /// Per code, by its place in [`CodeTable::sorted`] ([`CodeTable::rank`]): its symbol's
+    /// node (a copy of its entry in `nodes`). A probe walking a block needs each code's
+    /// length, which [`CodeTable::rank`] computes from the window without reading memory, and
+    /// how many values its symbol stands for: one read a code, off the chain that finds the
+    /// next code, so the reads of a walk are in flight together (the tables of the many
+    /// segments a random probe of the whole game touches do not stay in the caches). The code
+    /// holding the wanted value then has its node at hand, in the cache line just read: a
+    /// symbol of up to [`EXPANDED_VALUES`] values costs no further read.
+    ranked: Box<[RankedNode]>,
     /// Per block, once a probe has walked past its middle: the first code boundary in its
     /// second half (bit) and the values before it, as `bit << MIDPOINT_BIT_SHIFT | values`;
     /// 0 until then. A probe of a value beyond it starts there, so walks half as many codes on
@@ -107,6 +109,11 @@ struct Node {
     /// in the low 16 bits, the right half in the high 16.
     high: u32,
 }
+
+/// A [`Node`] in its own 16 bytes, so that reading one touches one cache line.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+struct RankedNode(Node);
 
 /// Most values of a symbol whose node holds them all (2 bits each in 64).
 const EXPANDED_VALUES: u32 = 32;
@@ -163,6 +170,9 @@ impl CompressedLayer {
     /// [`TablebaseError::NotFound`], [`TablebaseError::Io`] or [`TablebaseError::Corrupt`].
     pub fn open(path: &Path) -> Result<CompressedLayer, TablebaseError> {
         let mapped = map_file(path, COMPRESSED_VERSION)?;
+        // Probes read it at random: 2 MB pages where the kernel gives them (docs/tablebase.md,
+        // "Sixth pass").
+        mapped.values.advise_huge_pages();
         CompressedLayer::new(mapped).ok_or_else(|| TablebaseError::Corrupt {
             path: path.to_path_buf(),
             reason: Corruption::BadData,
@@ -262,8 +272,8 @@ impl CompressedLayer {
         let spot = self.locate(at, 0)?;
         let tables = self.tables(spot.segment as usize)?;
         let mut scan = self.block_scan(tables, spot)?;
-        let (symbol, offset) = scan.find(spot.offset)?;
-        descend(&tables.nodes, symbol, offset)
+        let (node, offset) = scan.find(spot.offset)?;
+        descend(&tables.nodes, node, offset)
     }
 
     /// The codes of several tigers-to-move positions (`ats`, in any order, repeats allowed),
@@ -319,8 +329,8 @@ impl CompressedLayer {
                 let tables = self.tables(first.segment as usize)?;
                 let mut scan = self.block_scan(tables, first)?;
                 for spot in group {
-                    let (symbol, offset) = scan.find(spot.offset)?;
-                    let code = descend(&tables.nodes, symbol, offset)?;
+                    let (node, offset) = scan.find(spot.offset)?;
+                    let code = descend(&tables.nodes, node, offset)?;
                     if !visit(spot.slot as usize, code) {
                         return Some(());
                     }
@@ -415,8 +425,7 @@ impl CompressedLayer {
         let mut scan = BlockScan {
             reader: BlockReader::new(block),
             tables,
-            symbol: 0,
-            len: 0,
+            node: Node::default(),
             before: 0,
             midpoint: Some(midpoint),
             half: 4 * self.block_bytes as u32,
@@ -570,7 +579,7 @@ fn read_tables(bytes: &[u8], expected_values: u64, block_bytes: usize) -> Option
     let ranked = code
         .sorted()
         .iter()
-        .map(|&symbol| nodes[usize::from(symbol)].len << 12 | u32::from(symbol))
+        .map(|&symbol| RankedNode(nodes[usize::from(symbol)]))
         .collect();
     let mut before = 0u64;
     let mut next_entry = 0u32;
@@ -617,9 +626,9 @@ struct Spot {
 struct BlockScan<'a> {
     reader: BlockReader,
     tables: &'a Tables,
-    /// The symbol read last, its number of values, and the values before it in the block.
-    symbol: u16,
-    len: u32,
+    /// The node of the symbol read last (its number of values: `len`), and the values before
+    /// it in the block.
+    node: Node,
     before: u32,
     /// The block's entry in [`Tables::midpoints`] while it is still to be recorded.
     midpoint: Option<&'a AtomicU32>,
@@ -628,42 +637,41 @@ struct BlockScan<'a> {
 }
 
 impl BlockScan<'_> {
-    /// The symbol holding the value at `offset` in the block (at or after the last one
-    /// found), and the offset in it; `None` past the block's end or on a bad code.
+    /// The node of the symbol holding the value at `offset` in the block (at or after the
+    /// last one found), and the offset in it; `None` past the block's end or on a bad code.
     #[inline(always)]
-    fn find(&mut self, offset: u32) -> Option<(u16, u32)> {
-        while offset >= self.before + self.len {
-            self.before += self.len;
-            (self.symbol, self.len) = self.next()?;
+    fn find(&mut self, offset: u32) -> Option<(Node, u32)> {
+        while offset >= self.before + self.node.len {
+            self.before += self.node.len;
+            self.node = self.next()?;
             if let Some(midpoint) = self.midpoint {
                 if self.reader.read >= self.half {
                     // The first code boundary in the second half, and the values before it.
-                    let values = self.before + self.len;
+                    let values = self.before + self.node.len;
                     midpoint.store(self.reader.read << MIDPOINT_BIT_SHIFT | values, Relaxed);
                     self.midpoint = None;
                 }
             }
         }
-        Some((self.symbol, offset - self.before))
+        Some((self.node, offset - self.before))
     }
 
-    /// The next symbol and its number of values; `None` past the block's end or on a bad code.
+    /// The node of the next symbol; `None` past the block's end or on a bad code.
     #[inline(always)]
-    fn next(&mut self) -> Option<(u16, u32)> {
+    fn next(&mut self) -> Option<Node> {
         let window = self.reader.window()?;
         let (rank, code_len) = self.tables.code.rank(window)?;
         self.reader.advance(u32::from(code_len))?;
-        let entry = *self.tables.ranked.get(rank)?;
-        Some(((entry & 0xfff) as u16, entry >> 12))
+        Some(self.tables.ranked.get(rank)?.0)
     }
 }
 
-/// The value at `offset` (below the symbol's length) in the expansion of `symbol`.
+/// The value at `offset` (below the symbol's length) in the expansion of the symbol whose
+/// node is `node`.
 #[inline]
-fn descend(nodes: &[Node], mut symbol: u16, mut offset: u32) -> Option<u8> {
+fn descend(nodes: &[Node], mut node: Node, mut offset: u32) -> Option<u8> {
     // Halves are earlier symbols (checked when the tables are read), so this ends.
     loop {
-        let node = *nodes.get(usize::from(symbol))?;
         if offset >= node.len {
             return None;
         }
@@ -671,12 +679,13 @@ fn descend(nodes: &[Node], mut symbol: u16, mut offset: u32) -> Option<u8> {
             return Some((node.values() >> (2 * offset)) as u8 & 3);
         }
         let (left_len, left, right) = node.halves();
-        if offset < left_len {
-            symbol = left;
+        let symbol = if offset < left_len {
+            left
         } else {
             offset -= left_len;
-            symbol = right;
-        }
+            right
+        };
+        node = *nodes.get(usize::from(symbol))?;
     }
 }
 

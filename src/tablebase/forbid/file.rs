@@ -21,10 +21,16 @@
 //! history), else [`ForbidValue::code`](super::ForbidValue::code), four to a byte, lowest bits
 //! first.
 
-use crate::tablebase::file::{crc32, open_error, u32_at, u64_at, write_atomic};
+use crate::tablebase::file::{
+    crc32, is_stamped, open_error, u32_at, u64_at, write_atomic, PayloadCheck, PayloadStatus,
+};
+use crate::tablebase::stamp::{FileIdentity, Stamps};
 use crate::tablebase::{Corruption, TableRules, TablebaseError};
+use memmap2::Mmap;
 use std::fs;
+use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 /// File magic.
 pub const MAGIC: [u8; 8] = *b"BAGHFB\r\n";
@@ -118,7 +124,8 @@ pub fn write_forbid(
 }
 
 /// Reads a forbid file: its header and one code per class (goats to move first). The file must
-/// be for `rules`, layer `captured`, with `positions` classes per side.
+/// be for `rules`, layer `captured`, with `positions` classes per side. Every byte is checked
+/// (no verified stamp is consulted: [`open_forbid`] is the reader that trusts them).
 ///
 /// # Errors
 /// [`TablebaseError::NotFound`], [`TablebaseError::Io`], [`TablebaseError::Corrupt`] (any
@@ -131,6 +138,138 @@ pub fn read_forbid(
     positions: u64,
 ) -> Result<(ForbidHeader, Vec<u8>), TablebaseError> {
     let bytes = fs::read(path).map_err(|source| open_error(path, source))?;
+    let header = parse_header(path, &bytes, bytes.len() as u64, rules, captured, positions)?;
+    let payload = &bytes[HEADER_LEN..];
+    check_payload(path, &header, payload, u32_at(&bytes, 88))?;
+    Ok((header, unpack(payload, positions as usize)))
+}
+
+/// A forbid file opened for lookups: its header, its codes as on disk (two bits a class,
+/// memory-mapped), and how its payload was found intact.
+#[derive(Debug)]
+pub struct OpenedForbid {
+    /// The checked header.
+    pub header: ForbidHeader,
+    /// The payload: goats to move then tigers to move, each side `ceil(positions / 4)` bytes.
+    pub codes: ForbidCodes,
+    /// Checked now, or vouched for by a verified stamp.
+    pub status: PayloadStatus,
+    /// The identity of the file as opened (what its stamp is bound to).
+    pub identity: FileIdentity,
+}
+
+/// The payload of a forbid file: mapped read-only, or read into memory where mapping is not
+/// possible. Dereferences to the packed codes.
+pub enum ForbidCodes {
+    /// The whole file; the codes start after the header.
+    Mapped(Mmap),
+    /// The codes alone.
+    Owned(Vec<u8>),
+}
+
+impl std::ops::Deref for ForbidCodes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            ForbidCodes::Mapped(map) => map.get(HEADER_LEN..).unwrap_or_default(),
+            ForbidCodes::Owned(codes) => codes,
+        }
+    }
+}
+
+impl std::fmt::Debug for ForbidCodes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ForbidCodes({} bytes)", self.len())
+    }
+}
+
+/// Opens a forbid file as [`read_forbid`] checks it, but maps its codes rather than reading
+/// them, and trusts a verified stamp in `stamps` when `check` allows ([`super::super::stamp`]):
+/// the header and the length are always checked; the payload (its checksum and its counts
+/// against the header) only when no stamp matches the file's identity, and the file is then
+/// stamped (in memory: [`Stamps::save`] writes them) when good, its stamp forgotten when
+/// corrupt. So a file that changed in any way is checked again, and a damaged one is refused,
+/// naming it.
+///
+/// The file must not be modified while the codes are alive (as for the table files: the
+/// solver replaces forbid files by renaming new ones over them).
+///
+/// # Errors
+/// As [`read_forbid`].
+pub fn open_forbid(
+    path: &Path,
+    rules: TableRules,
+    captured: u8,
+    positions: u64,
+    stamps: &Stamps,
+    check: PayloadCheck,
+) -> Result<OpenedForbid, TablebaseError> {
+    let io = |source| TablebaseError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = fs::File::open(path).map_err(|source| open_error(path, source))?;
+    let metadata = file.metadata().map_err(io)?;
+    let mut head = Vec::with_capacity(HEADER_LEN);
+    (&mut file)
+        .take(HEADER_LEN as u64)
+        .read_to_end(&mut head)
+        .map_err(io)?;
+    let header = parse_header(path, &head, metadata.len(), rules, captured, positions)?;
+    let identity = FileIdentity::new(&metadata, u32_at(&head, 92));
+    // SAFETY: the map is read-only and private to this process; its length is checked below,
+    // so no access goes past the end of the file as it was mapped. Undefined behaviour would
+    // follow only if another process truncated or rewrote the file while it is mapped, which
+    // the documented contract forbids (as for the table files).
+    let codes = match unsafe { Mmap::map(&file) } {
+        Ok(map) => ForbidCodes::Mapped(map),
+        Err(error) => {
+            log::debug!("\"{}\": cannot map ({error}); reading", path.display());
+            let mut codes = Vec::new();
+            file.read_to_end(&mut codes).map_err(io)?;
+            ForbidCodes::Owned(codes)
+        }
+    };
+    let expected = 2 * positions.div_ceil(4);
+    if codes.len() as u64 != expected {
+        return Err(TablebaseError::Corrupt {
+            path: path.to_path_buf(),
+            reason: Corruption::Truncated {
+                expected: HEADER_LEN as u64 + expected,
+                found: HEADER_LEN as u64 + codes.len() as u64,
+            },
+        });
+    }
+    let status = if is_stamped(path, &identity, stamps, check) {
+        PayloadStatus::Stamped
+    } else {
+        let started = SystemTime::now();
+        if let Err(error) = check_payload(path, &header, &codes, u32_at(&head, 88)) {
+            stamps.forget(path);
+            return Err(error);
+        }
+        stamps.record_checked(path, &identity, started);
+        PayloadStatus::Checked
+    };
+    Ok(OpenedForbid {
+        header,
+        codes,
+        status,
+        identity,
+    })
+}
+
+/// Checks the header of a forbid file of `file_len` bytes (`bytes` holds at least its
+/// header, when the file is that long) for `rules`, layer `captured`, `positions` classes.
+fn parse_header(
+    path: &Path,
+    bytes: &[u8],
+    file_len: u64,
+    rules: TableRules,
+    captured: u8,
+    positions: u64,
+) -> Result<ForbidHeader, TablebaseError> {
     let corrupt = |reason| TablebaseError::Corrupt {
         path: path.to_path_buf(),
         reason,
@@ -144,11 +283,11 @@ pub fn read_forbid(
     if bytes[0..8] != MAGIC {
         return Err(corrupt(Corruption::BadMagic));
     }
-    let version = u32_at(&bytes, 8);
+    let version = u32_at(bytes, 8);
     if version != VERSION {
         return Err(corrupt(Corruption::BadVersion(version)));
     }
-    if crc32(&bytes[..92]) != u32_at(&bytes, 92) {
+    if crc32(&bytes[..92]) != u32_at(bytes, 92) {
         return Err(corrupt(Corruption::HeaderChecksum));
     }
     if bytes[12] > 1 || bytes[15] != 0 {
@@ -157,7 +296,7 @@ pub fn read_forbid(
     let mut counts = [[0u64; 3]; 2];
     for (side, side_counts) in counts.iter_mut().enumerate() {
         for (kind, count) in side_counts.iter_mut().enumerate() {
-            *count = u64_at(&bytes, 40 + 8 * (3 * side + kind));
+            *count = u64_at(bytes, 40 + 8 * (3 * side + kind));
         }
     }
     let header = ForbidHeader {
@@ -166,9 +305,9 @@ pub fn read_forbid(
             captures_to_win: bytes[13],
         },
         captured: bytes[14],
-        positions: u64_at(&bytes, 16),
-        max_states: u64_at(&bytes, 24),
-        node_budget: u64_at(&bytes, 32),
+        positions: u64_at(bytes, 16),
+        max_states: u64_at(bytes, 24),
+        node_budget: u64_at(bytes, 32),
         counts,
     };
     if header.rules != rules {
@@ -182,30 +321,69 @@ pub fn read_forbid(
         return Err(corrupt(Corruption::BadHeader));
     }
     let expected = HEADER_LEN as u64 + 2 * positions.div_ceil(4);
-    if bytes.len() as u64 != expected {
+    if file_len != expected {
         return Err(corrupt(Corruption::Truncated {
             expected,
-            found: bytes.len() as u64,
+            found: file_len,
         }));
     }
-    let payload = &bytes[HEADER_LEN..];
-    if crc32(payload) != u32_at(&bytes, 88) {
+    Ok(header)
+}
+
+/// Checks a forbid file's packed codes (of the length its header gives) against the payload
+/// checksum and the header's counts.
+fn check_payload(
+    path: &Path,
+    header: &ForbidHeader,
+    payload: &[u8],
+    payload_crc: u32,
+) -> Result<(), TablebaseError> {
+    let corrupt = |reason| TablebaseError::Corrupt {
+        path: path.to_path_buf(),
+        reason,
+    };
+    if crc32(payload) != payload_crc {
         return Err(corrupt(Corruption::PayloadChecksum));
     }
-    let codes = unpack(payload, positions as usize);
-    let n = positions as usize;
+    let side_bytes = header.positions.div_ceil(4) as usize;
     for side in 0..2 {
-        let mut found = [0u64; 3];
-        for &code in &codes[side * n..(side + 1) * n] {
-            if code != 0 {
-                found[usize::from(code) - 1] += 1;
-            }
-        }
-        if found != header.counts[side] {
+        let codes = payload
+            .get(side * side_bytes..(side + 1) * side_bytes)
+            .ok_or_else(|| corrupt(Corruption::BadHeader))?;
+        if count_codes(codes, header.positions) != header.counts[side] {
             return Err(corrupt(Corruption::BadHeader));
         }
     }
-    Ok((header, codes))
+    Ok(())
+}
+
+/// How many of the first `positions` codes packed in `codes` are 1, 2 and 3.
+fn count_codes(codes: &[u8], positions: u64) -> [u64; 3] {
+    let mut found = [0u64; 3];
+    let full = (positions / 4) as usize;
+    let mut count = |low: u64, high: u64| {
+        found[0] += u64::from((low & !high).count_ones());
+        found[1] += u64::from((!low & high).count_ones());
+        found[2] += u64::from((low & high).count_ones());
+    };
+    // Eight bytes (32 codes) at a time: the low and high bit of each code, by mask.
+    const LOW: u64 = 0x5555_5555_5555_5555;
+    let words = codes.get(..full).unwrap_or_default().chunks_exact(8);
+    let rest = words.remainder();
+    for word in words {
+        let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        count(word & LOW, (word >> 1) & LOW);
+    }
+    for &byte in rest {
+        count(u64::from(byte) & LOW, u64::from(byte >> 1) & LOW);
+    }
+    // The last byte's codes past `positions` are not counted.
+    let tail = positions % 4;
+    if let (true, Some(&byte)) = (tail > 0, codes.get(full)) {
+        let byte = u64::from(byte) & ((1 << (2 * tail)) - 1);
+        count(byte & LOW, (byte >> 1) & LOW);
+    }
+    found
 }
 
 #[cfg(test)]
@@ -216,5 +394,26 @@ mod tests {
     fn pack_round_trips() {
         let codes: Vec<u8> = (0..2 * 13).map(|i| (i * 7 % 4) as u8).collect();
         assert_eq!(unpack(&pack(&codes, 13), 13), codes);
+    }
+
+    #[test]
+    fn packed_codes_are_counted_as_unpacked() {
+        // Every length around the 32-code words, with codes in the padding bits that must
+        // not be counted.
+        for positions in [0usize, 1, 3, 4, 5, 31, 32, 33, 64, 67, 100, 129] {
+            let codes: Vec<u8> = (0..positions).map(|i| (i * i * 7 + i / 3) as u8 % 4).collect();
+            let mut packed = pack(&[codes.clone(), codes.clone()].concat(), positions);
+            packed.truncate(positions.div_ceil(4));
+            if positions % 4 != 0 {
+                *packed.last_mut().unwrap() |= 0xff << (2 * (positions % 4));
+            }
+            let mut expected = [0u64; 3];
+            for &code in &codes {
+                if code != 0 {
+                    expected[usize::from(code) - 1] += 1;
+                }
+            }
+            assert_eq!(count_codes(&packed, positions as u64), expected, "{positions}");
+        }
     }
 }

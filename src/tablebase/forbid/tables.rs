@@ -1,9 +1,11 @@
 //! The forbid files of a table directory, loaded for lookups (the engine and the referee).
 //!
-//! [`ForbidTables::open`] reads every `forbid-<captured>.bcfb` beside the movement tables and
+//! [`ForbidTables::open`] maps every `forbid-<captured>.bcfb` beside the movement tables and
 //! keeps each layer that is whole and made for the same rules, two bits a class as on disk. A
 //! missing layer is simply absent; a corrupt one, or one for other rules, is reported and never
-//! used. What a stored value means for a state with a history is [`super::history`]'s concern.
+//! used. Their payloads are checked once and then vouched for by verified stamps in the
+//! directory's stamp file, as the table files are ([`crate::tablebase::stamp`]), and so is the
+//! checksum of the values that names the placement directory below. What a stored value means for a state with a history is [`super::history`]'s concern.
 //!
 //! With every layer present, it also opens the placement values under forbid that `tb forbid
 //! start` solved from them: the directory named by the checksum of these movement values
@@ -14,13 +16,13 @@
 //! whatever the game's history (no state of the placement phase can recur), a draw there means
 //! unknown.
 
-use super::file::{forbid_path, pack, read_forbid};
+use super::file::{forbid_path, open_forbid, ForbidCodes};
 use super::start::{forbid_byte, placement_dir, PLACEMENT_DIR_PREFIX};
 use super::ForbidValue;
-use crate::tablebase::file::PayloadCheck;
+use crate::tablebase::file::{PayloadCheck, PayloadStatus};
 use crate::tablebase::index::LayerIndex;
 use crate::tablebase::placement::PlacementTables;
-use crate::tablebase::stamp::Stamps;
+use crate::tablebase::stamp::{FileIdentity, Stamps};
 use crate::tablebase::{Tablebase, TablebaseError, Wdl};
 use crate::Position;
 use std::path::{Path, PathBuf};
@@ -31,26 +33,36 @@ use std::sync::Arc;
 struct ForbidLayer {
     /// Classes per side to move.
     positions: usize,
-    /// Two bits a class, goats to move then tigers to move, each side `ceil(positions / 4)`.
-    packed: Vec<u8>,
+    /// Two bits a class, goats to move then tigers to move, each side `ceil(positions / 4)`
+    /// (mapped from the file).
+    packed: ForbidCodes,
     /// The largest component the solver took (a proven value lies in a component this small).
     max_states: u64,
+    /// The identity of the file as opened.
+    identity: FileIdentity,
+    /// Checked at this open, or vouched for by a verified stamp.
+    status: PayloadStatus,
 }
 
 impl ForbidLayer {
-    /// The layer `captured` from its file in `dir`; `Ok(None)` when there is no file.
+    /// The layer `captured` from its file in `dir` (its payload checked, or vouched for by a
+    /// verified stamp in `stamps`); `Ok(None)` when there is no file.
     fn read(
         dir: &Path,
         tables: &Tablebase,
         captured: u8,
+        stamps: &Stamps,
     ) -> Result<Option<ForbidLayer>, TablebaseError> {
         let positions = tables.headers()[usize::from(captured)].positions;
         let path = forbid_path(dir, captured);
-        match read_forbid(&path, tables.rules(), captured, positions) {
-            Ok((header, codes)) => Ok(Some(ForbidLayer {
+        let check = PayloadCheck::TrustStamps;
+        match open_forbid(&path, tables.rules(), captured, positions, stamps, check) {
+            Ok(opened) => Ok(Some(ForbidLayer {
                 positions: positions as usize,
-                packed: pack(&codes, positions as usize),
-                max_states: header.max_states,
+                packed: opened.codes,
+                max_states: opened.header.max_states,
+                identity: opened.identity,
+                status: opened.status,
             })),
             Err(TablebaseError::NotFound { .. }) => Ok(None),
             Err(error) => Err(error),
@@ -94,6 +106,28 @@ fn values_crc(tables: &Tablebase, layers: &[&ForbidLayer]) -> u32 {
     hasher.finalize()
 }
 
+/// Name in the stamp file of [`values_crc`], remembered with the identities of the files it was
+/// computed from.
+const VALUES_CRC_STAMP: &str = "forbid-values-crc32";
+
+/// [`values_crc`], from the stamps of `dir` when it was computed from these very files (the
+/// movement layers and forbid files as opened: each checked or vouched for by its own stamp),
+/// else computed (reading every value) and remembered there.
+fn stamped_values_crc(tables: &Tablebase, layers: &[&ForbidLayer], stamps: &Stamps) -> u32 {
+    let inputs: Vec<FileIdentity> = tables
+        .layer_identities()
+        .iter()
+        .copied()
+        .chain(layers.iter().map(|layer| layer.identity))
+        .collect();
+    if let Some(crc) = stamps.derived(VALUES_CRC_STAMP, &inputs) {
+        return crc;
+    }
+    let crc = values_crc(tables, layers);
+    stamps.record_derived(VALUES_CRC_STAMP, &inputs, crc);
+    crc
+}
+
 /// The placement values under forbid in `dir` made from `layers` (every movement layer):
 /// `Ok(None)` when there are none; a directory made from other values is
 /// [`TablebaseError::StaleForbidPlacement`].
@@ -101,8 +135,9 @@ fn open_placement(
     dir: &Path,
     tables: &Tablebase,
     layers: &[&ForbidLayer],
+    stamps: &Stamps,
 ) -> Result<Option<(PathBuf, PlacementTables)>, Vec<TablebaseError>> {
-    let expected = placement_dir(dir, values_crc(tables, layers));
+    let expected = placement_dir(dir, stamped_values_crc(tables, layers, stamps));
     if !expected.is_dir() {
         let stale: Vec<TablebaseError> = std::fs::read_dir(dir)
             .into_iter()
@@ -143,9 +178,10 @@ impl ForbidTables {
     /// or damaged directory of them is among the errors, and not used).
     pub fn open(dir: &Path, tables: &Tablebase) -> (Option<ForbidTables>, Vec<TablebaseError>) {
         let mut errors = Vec::new();
+        let stamps = Stamps::load(dir);
         let layers: Vec<_> = (0..tables.rules().captures_to_win)
             .map(|captured| {
-                ForbidLayer::read(dir, tables, captured).unwrap_or_else(|error| {
+                ForbidLayer::read(dir, tables, captured, &stamps).unwrap_or_else(|error| {
                     errors.push(error);
                     None
                 })
@@ -153,7 +189,7 @@ impl ForbidTables {
             .collect();
         let any = layers.iter().any(Option::is_some);
         let whole: Option<Vec<&ForbidLayer>> = layers.iter().map(Option::as_ref).collect();
-        let placement = match whole.map(|whole| open_placement(dir, tables, &whole)) {
+        let placement = match whole.map(|whole| open_placement(dir, tables, &whole, &stamps)) {
             Some(Ok(placement)) => placement,
             Some(Err(found)) => {
                 errors.extend(found);
@@ -161,6 +197,7 @@ impl ForbidTables {
             }
             None => None,
         };
+        stamps.save();
         (any.then_some(ForbidTables { layers, placement }), errors)
     }
 
@@ -174,7 +211,10 @@ impl ForbidTables {
         tables: &Tablebase,
         captured: u8,
     ) -> Result<Option<ForbidTables>, TablebaseError> {
-        let Some(layer) = ForbidLayer::read(dir, tables, captured)? else {
+        let stamps = Stamps::load(dir);
+        let read = ForbidLayer::read(dir, tables, captured, &stamps);
+        stamps.save();
+        let Some(layer) = read? else {
             return Ok(None);
         };
         let mut layers: Vec<_> = (0..captured).map(|_| None).collect();
@@ -183,6 +223,15 @@ impl ForbidTables {
             layers,
             placement: None,
         }))
+    }
+
+    /// The layers (goats captured) that have values, each with how its file was found intact
+    /// at this open (checked, or vouched for by a verified stamp).
+    pub fn statuses(&self) -> Vec<(u8, PayloadStatus)> {
+        let layers = self.layers.iter().enumerate();
+        layers
+            .filter_map(|(captured, layer)| Some((captured as u8, layer.as_ref()?.status)))
+            .collect()
     }
 
     /// The layers (goats captured) that have values.
