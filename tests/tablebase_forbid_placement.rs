@@ -459,7 +459,10 @@ fn forbid_files_are_stamped_and_checked_again_when_changed() {
     assert_eq!(statuses(&changed), vec![(0, PayloadStatus::Checked)]);
     assert_eq!(placement_dir(&changed), None);
     assert!(
-        matches!(errors.as_slice(), [TablebaseError::StaleForbidPlacement { .. }]),
+        matches!(
+            errors.as_slice(),
+            [TablebaseError::StaleForbidPlacement { .. }]
+        ),
         "{errors:?}"
     );
     // Put back (a new file with the old bytes): its values name the directory again.
@@ -483,7 +486,10 @@ fn forbid_files_are_stamped_and_checked_again_when_changed() {
         let (corrupt, errors) = open();
         assert!(corrupt.is_none(), "no layer usable");
         match errors.as_slice() {
-            [TablebaseError::Corrupt { path: named, reason }] => {
+            [TablebaseError::Corrupt {
+                path: named,
+                reason,
+            }] => {
                 assert_eq!(named, &path);
                 assert_eq!(*reason, Corruption::PayloadChecksum);
             }

@@ -85,8 +85,7 @@ impl Tablebase {
         let mut open_all = || -> Result<(), TablebaseError> {
             for captured in 0..rules.captures_to_win {
                 let path = layer_path(dir, captured);
-                let (header, payload, status, identity) =
-                    open_layer_stamped(&path, stamps, check)?;
+                let (header, payload, status, identity) = open_layer_stamped(&path, stamps, check)?;
                 // The index itself is built on the first probe of the layer, not here.
                 let positions = u64::from(CLASSES_PER_LAYER[usize::from(captured)]);
                 check_header(&path, &header, rules, 0, captured, positions)?;

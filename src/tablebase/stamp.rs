@@ -571,7 +571,8 @@ mod tests {
 
     #[test]
     fn a_derived_value_holds_while_its_inputs_stay_the_same() {
-        let dir = std::env::temp_dir().join(format!("baghchal-stamp-derived-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("baghchal-stamp-derived-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         let inputs = [identity(1), identity(2)];

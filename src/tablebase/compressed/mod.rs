@@ -73,14 +73,17 @@ struct Tables {
     /// [`EXPANDED_VALUES`] values.
     nodes: Vec<Node>,
     code: CodeTable,
-    /// Per code, by its place in [`CodeTable::sorted`] ([`CodeTable::rank`]): its symbol's
-    /// node (a copy of its entry in `nodes`). A probe walking a block needs each code's
-    /// length, which [`CodeTable::rank`] computes from the window without reading memory, and
-    /// how many values its symbol stands for: one read a code, off the chain that finds the
-    /// next code, so the reads of a walk are in flight together (the tables of the many
-    /// segments a random probe of the whole game touches do not stay in the caches). The code
-    /// holding the wanted value then has its node at hand, in the cache line just read: a
-    /// symbol of up to [`EXPANDED_VALUES`] values costs no further read.
+    /// Per code, by its place in [`CodeTable::sorted`] ([`CodeTable::rank`]): how many values
+    /// its symbol stands for, [`LONG_SYMBOL`] for that many or more (then read from `ranked`).
+    /// A probe walking a block needs each code's length, which [`CodeTable::rank`] computes
+    /// from the window without reading memory, and its number of values: one read a code, off
+    /// the chain that finds the next code, in a table of 4 KB a segment (4 MB for the ~1,040
+    /// segments of the whole game), which mostly stays in the caches where wider entries did
+    /// not.
+    lens: Box<[u8]>,
+    /// Per code, by its place in [`CodeTable::sorted`]: its symbol's node (a copy of its entry
+    /// in `nodes`), so the code holding the wanted value costs one read more, and a symbol of
+    /// up to [`EXPANDED_VALUES`] values no other.
     ranked: Box<[RankedNode]>,
     /// Per block, once a probe has walked past its middle: the first code boundary in its
     /// second half (bit) and the values before it, as `bit << MIDPOINT_BIT_SHIFT | values`;
@@ -109,6 +112,9 @@ struct Node {
     /// in the low 16 bits, the right half in the high 16.
     high: u32,
 }
+
+/// The entry of [`Tables::lens`] of a symbol of this many values or more.
+const LONG_SYMBOL: u8 = u8::MAX;
 
 /// A [`Node`] in its own 16 bytes, so that reading one touches one cache line.
 #[derive(Clone, Copy, Debug, Default)]
@@ -233,6 +239,20 @@ impl CompressedLayer {
         tables
             .flat_map(|t| t.midpoints.iter())
             .filter(|m| m.load(Relaxed) != 0)
+            .count()
+    }
+
+    /// Codes (of the segments read so far) whose symbol stands for at least [`LONG_SYMBOL`]
+    /// values, so that a walk reads its length from its node (tests).
+    #[cfg(test)]
+    pub(crate) fn long_symbols(&self) -> usize {
+        let tables = self
+            .segments
+            .iter()
+            .filter_map(|s| s.tables.get()?.as_ref());
+        tables
+            .flat_map(|t| t.lens.iter())
+            .filter(|&&len| len == LONG_SYMBOL)
             .count()
     }
 
@@ -425,7 +445,8 @@ impl CompressedLayer {
         let mut scan = BlockScan {
             reader: BlockReader::new(block),
             tables,
-            node: Node::default(),
+            rank: 0,
+            len: 0,
             before: 0,
             midpoint: Some(midpoint),
             half: 4 * self.block_bytes as u32,
@@ -576,10 +597,14 @@ fn read_tables(bytes: &[u8], expected_values: u64, block_bytes: usize) -> Option
         };
     }
     let code = CodeTable::new(bytes.get(lengths..sparse)?)?;
-    let ranked = code
+    let ranked: Box<[RankedNode]> = code
         .sorted()
         .iter()
         .map(|&symbol| RankedNode(nodes[usize::from(symbol)]))
+        .collect();
+    let lens = ranked
+        .iter()
+        .map(|node| node.0.len.min(u32::from(LONG_SYMBOL)) as u8)
         .collect();
     let mut before = 0u64;
     let mut next_entry = 0u32;
@@ -607,6 +632,7 @@ fn read_tables(bytes: &[u8], expected_values: u64, block_bytes: usize) -> Option
         span_log2,
         nodes,
         code,
+        lens,
         ranked,
         midpoints: (0..block_count).map(|_| AtomicU32::new(0)).collect(),
     })
@@ -626,9 +652,10 @@ struct Spot {
 struct BlockScan<'a> {
     reader: BlockReader,
     tables: &'a Tables,
-    /// The node of the symbol read last (its number of values: `len`), and the values before
+    /// The rank of the code read last, its symbol's number of values, and the values before
     /// it in the block.
-    node: Node,
+    rank: usize,
+    len: u32,
     before: u32,
     /// The block's entry in [`Tables::midpoints`] while it is still to be recorded.
     midpoint: Option<&'a AtomicU32>,
@@ -641,28 +668,34 @@ impl BlockScan<'_> {
     /// last one found), and the offset in it; `None` past the block's end or on a bad code.
     #[inline(always)]
     fn find(&mut self, offset: u32) -> Option<(Node, u32)> {
-        while offset >= self.before + self.node.len {
-            self.before += self.node.len;
-            self.node = self.next()?;
+        while offset >= self.before + self.len {
+            self.before += self.len;
+            (self.rank, self.len) = self.next()?;
             if let Some(midpoint) = self.midpoint {
                 if self.reader.read >= self.half {
                     // The first code boundary in the second half, and the values before it.
-                    let values = self.before + self.node.len;
+                    let values = self.before + self.len;
                     midpoint.store(self.reader.read << MIDPOINT_BIT_SHIFT | values, Relaxed);
                     self.midpoint = None;
                 }
             }
         }
-        Some((self.node, offset - self.before))
+        let node = self.tables.ranked.get(self.rank)?.0;
+        Some((node, offset - self.before))
     }
 
-    /// The node of the next symbol; `None` past the block's end or on a bad code.
+    /// The rank of the next code and its symbol's number of values; `None` past the block's
+    /// end or on a bad code.
     #[inline(always)]
-    fn next(&mut self) -> Option<Node> {
+    fn next(&mut self) -> Option<(usize, u32)> {
         let window = self.reader.window()?;
         let (rank, code_len) = self.tables.code.rank(window)?;
         self.reader.advance(u32::from(code_len))?;
-        Some(self.tables.ranked.get(rank)?.0)
+        let len = match *self.tables.lens.get(rank)? {
+            LONG_SYMBOL => self.tables.ranked.get(rank)?.0.len,
+            short => u32::from(short),
+        };
+        Some((rank, len))
     }
 }
 

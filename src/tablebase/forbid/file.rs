@@ -401,7 +401,9 @@ mod tests {
         // Every length around the 32-code words, with codes in the padding bits that must
         // not be counted.
         for positions in [0usize, 1, 3, 4, 5, 31, 32, 33, 64, 67, 100, 129] {
-            let codes: Vec<u8> = (0..positions).map(|i| (i * i * 7 + i / 3) as u8 % 4).collect();
+            let codes: Vec<u8> = (0..positions)
+                .map(|i| (i * i * 7 + i / 3) as u8 % 4)
+                .collect();
             let mut packed = pack(&[codes.clone(), codes.clone()].concat(), positions);
             packed.truncate(positions.div_ceil(4));
             if positions % 4 != 0 {
@@ -413,7 +415,11 @@ mod tests {
                     expected[usize::from(code) - 1] += 1;
                 }
             }
-            assert_eq!(count_codes(&packed, positions as u64), expected, "{positions}");
+            assert_eq!(
+                count_codes(&packed, positions as u64),
+                expected,
+                "{positions}"
+            );
         }
     }
 }
