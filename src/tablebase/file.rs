@@ -409,19 +409,6 @@ impl LayerValues {
         }
     }
 
-    /// Asks the kernel to map the file with 2 MB pages where it can (`MADV_HUGEPAGE`): pages
-    /// the page cache reads for this mapping are then large folios mapped whole, so random
-    /// probes over a large file miss the TLB far less (pages already cached small stay
-    /// small). A hint: without effect where not supported.
-    pub fn advise_huge_pages(&self) {
-        #[cfg(target_os = "linux")]
-        if let Storage::Mapped(map) = &self.storage {
-            if let Err(error) = map.advise(memmap2::Advice::HugePage) {
-                log::debug!("madvise(MADV_HUGEPAGE): {error}");
-            }
-        }
-    }
-
     /// Whether the values are memory-mapped from the file (rather than copied into memory).
     pub fn is_mapped(&self) -> bool {
         matches!(self.storage, Storage::Mapped(_))

@@ -53,7 +53,8 @@ pub struct FileIdentity {
     pub device: u64,
     /// Inode number where the system has one, else 0.
     pub inode: u64,
-    /// The CRC-32 stored at bytes 84..88 of the file's header (it covers the payload CRC).
+    /// The header checksum stored in the file (bytes 84..88 of a table file, 92..96 of a
+    /// forbid file; it covers the payload CRC).
     pub header_crc: u32,
 }
 

@@ -73,18 +73,13 @@ struct Tables {
     /// [`EXPANDED_VALUES`] values.
     nodes: Vec<Node>,
     code: CodeTable,
-    /// Per code, by its place in [`CodeTable::sorted`] ([`CodeTable::rank`]): how many values
-    /// its symbol stands for, [`LONG_SYMBOL`] for that many or more (then read from `ranked`).
-    /// A probe walking a block needs each code's length, which [`CodeTable::rank`] computes
-    /// from the window without reading memory, and its number of values: one read a code, off
-    /// the chain that finds the next code, in a table of 4 KB a segment (4 MB for the ~1,040
-    /// segments of the whole game), which mostly stays in the caches where wider entries did
-    /// not.
-    lens: Box<[u8]>,
-    /// Per code, by its place in [`CodeTable::sorted`]: its symbol's node (a copy of its entry
-    /// in `nodes`), so the code holding the wanted value costs one read more, and a symbol of
-    /// up to [`EXPANDED_VALUES`] values no other.
-    ranked: Box<[RankedNode]>,
+    /// Per code, by its place in [`CodeTable::sorted`] ([`CodeTable::rank`]): `values << 12 |
+    /// symbol` (values at most [`MAX_BLOCK_VALUES`], 17 bits). A probe walking a block needs
+    /// each code's length, which [`CodeTable::rank`] computes from the window without reading
+    /// memory, and how many values its symbol stands for: one read a code, off the chain that
+    /// finds the next code, so the reads of a walk are in flight together (the tables of the
+    /// many segments a random probe of the whole game touches do not stay in the caches).
+    ranked: Box<[u32]>,
     /// Per block, once a probe has walked past its middle: the first code boundary in its
     /// second half (bit) and the values before it, as `bit << MIDPOINT_BIT_SHIFT | values`;
     /// 0 until then. A probe of a value beyond it starts there, so walks half as many codes on
@@ -112,14 +107,6 @@ struct Node {
     /// in the low 16 bits, the right half in the high 16.
     high: u32,
 }
-
-/// The entry of [`Tables::lens`] of a symbol of this many values or more.
-const LONG_SYMBOL: u8 = u8::MAX;
-
-/// A [`Node`] in its own 16 bytes, so that reading one touches one cache line.
-#[derive(Clone, Copy, Debug, Default)]
-#[repr(C, align(16))]
-struct RankedNode(Node);
 
 /// Most values of a symbol whose node holds them all (2 bits each in 64).
 const EXPANDED_VALUES: u32 = 32;
@@ -176,9 +163,6 @@ impl CompressedLayer {
     /// [`TablebaseError::NotFound`], [`TablebaseError::Io`] or [`TablebaseError::Corrupt`].
     pub fn open(path: &Path) -> Result<CompressedLayer, TablebaseError> {
         let mapped = map_file(path, COMPRESSED_VERSION)?;
-        // Probes read it at random: 2 MB pages where the kernel gives them (docs/tablebase.md,
-        // "Sixth pass").
-        mapped.values.advise_huge_pages();
         CompressedLayer::new(mapped).ok_or_else(|| TablebaseError::Corrupt {
             path: path.to_path_buf(),
             reason: Corruption::BadData,
@@ -242,20 +226,6 @@ impl CompressedLayer {
             .count()
     }
 
-    /// Codes (of the segments read so far) whose symbol stands for at least [`LONG_SYMBOL`]
-    /// values, so that a walk reads its length from its node (tests).
-    #[cfg(test)]
-    pub(crate) fn long_symbols(&self) -> usize {
-        let tables = self
-            .segments
-            .iter()
-            .filter_map(|s| s.tables.get()?.as_ref());
-        tables
-            .flat_map(|t| t.lens.iter())
-            .filter(|&&len| len == LONG_SYMBOL)
-            .count()
-    }
-
     /// Checks every segment's tables (a full structural check; `tb verify` and tests).
     ///
     /// # Errors
@@ -292,8 +262,8 @@ impl CompressedLayer {
         let spot = self.locate(at, 0)?;
         let tables = self.tables(spot.segment as usize)?;
         let mut scan = self.block_scan(tables, spot)?;
-        let (node, offset) = scan.find(spot.offset)?;
-        descend(&tables.nodes, node, offset)
+        let (symbol, offset) = scan.find(spot.offset)?;
+        descend(&tables.nodes, symbol, offset)
     }
 
     /// The codes of several tigers-to-move positions (`ats`, in any order, repeats allowed),
@@ -349,8 +319,8 @@ impl CompressedLayer {
                 let tables = self.tables(first.segment as usize)?;
                 let mut scan = self.block_scan(tables, first)?;
                 for spot in group {
-                    let (node, offset) = scan.find(spot.offset)?;
-                    let code = descend(&tables.nodes, node, offset)?;
+                    let (symbol, offset) = scan.find(spot.offset)?;
+                    let code = descend(&tables.nodes, symbol, offset)?;
                     if !visit(spot.slot as usize, code) {
                         return Some(());
                     }
@@ -445,7 +415,7 @@ impl CompressedLayer {
         let mut scan = BlockScan {
             reader: BlockReader::new(block),
             tables,
-            rank: 0,
+            symbol: 0,
             len: 0,
             before: 0,
             midpoint: Some(midpoint),
@@ -597,14 +567,10 @@ fn read_tables(bytes: &[u8], expected_values: u64, block_bytes: usize) -> Option
         };
     }
     let code = CodeTable::new(bytes.get(lengths..sparse)?)?;
-    let ranked: Box<[RankedNode]> = code
+    let ranked = code
         .sorted()
         .iter()
-        .map(|&symbol| RankedNode(nodes[usize::from(symbol)]))
-        .collect();
-    let lens = ranked
-        .iter()
-        .map(|node| node.0.len.min(u32::from(LONG_SYMBOL)) as u8)
+        .map(|&symbol| nodes[usize::from(symbol)].len << 12 | u32::from(symbol))
         .collect();
     let mut before = 0u64;
     let mut next_entry = 0u32;
@@ -632,7 +598,6 @@ fn read_tables(bytes: &[u8], expected_values: u64, block_bytes: usize) -> Option
         span_log2,
         nodes,
         code,
-        lens,
         ranked,
         midpoints: (0..block_count).map(|_| AtomicU32::new(0)).collect(),
     })
@@ -652,9 +617,8 @@ struct Spot {
 struct BlockScan<'a> {
     reader: BlockReader,
     tables: &'a Tables,
-    /// The rank of the code read last, its symbol's number of values, and the values before
-    /// it in the block.
-    rank: usize,
+    /// The symbol read last, its number of values, and the values before it in the block.
+    symbol: u16,
     len: u32,
     before: u32,
     /// The block's entry in [`Tables::midpoints`] while it is still to be recorded.
@@ -664,13 +628,13 @@ struct BlockScan<'a> {
 }
 
 impl BlockScan<'_> {
-    /// The node of the symbol holding the value at `offset` in the block (at or after the
-    /// last one found), and the offset in it; `None` past the block's end or on a bad code.
+    /// The symbol holding the value at `offset` in the block (at or after the last one
+    /// found), and the offset in it; `None` past the block's end or on a bad code.
     #[inline(always)]
-    fn find(&mut self, offset: u32) -> Option<(Node, u32)> {
+    fn find(&mut self, offset: u32) -> Option<(u16, u32)> {
         while offset >= self.before + self.len {
             self.before += self.len;
-            (self.rank, self.len) = self.next()?;
+            (self.symbol, self.len) = self.next()?;
             if let Some(midpoint) = self.midpoint {
                 if self.reader.read >= self.half {
                     // The first code boundary in the second half, and the values before it.
@@ -680,31 +644,26 @@ impl BlockScan<'_> {
                 }
             }
         }
-        let node = self.tables.ranked.get(self.rank)?.0;
-        Some((node, offset - self.before))
+        Some((self.symbol, offset - self.before))
     }
 
-    /// The rank of the next code and its symbol's number of values; `None` past the block's
-    /// end or on a bad code.
+    /// The next symbol and its number of values; `None` past the block's end or on a bad code.
     #[inline(always)]
-    fn next(&mut self) -> Option<(usize, u32)> {
+    fn next(&mut self) -> Option<(u16, u32)> {
         let window = self.reader.window()?;
         let (rank, code_len) = self.tables.code.rank(window)?;
         self.reader.advance(u32::from(code_len))?;
-        let len = match *self.tables.lens.get(rank)? {
-            LONG_SYMBOL => self.tables.ranked.get(rank)?.0.len,
-            short => u32::from(short),
-        };
-        Some((rank, len))
+        let entry = *self.tables.ranked.get(rank)?;
+        Some(((entry & 0xfff) as u16, entry >> 12))
     }
 }
 
-/// The value at `offset` (below the symbol's length) in the expansion of the symbol whose
-/// node is `node`.
+/// The value at `offset` (below the symbol's length) in the expansion of `symbol`.
 #[inline]
-fn descend(nodes: &[Node], mut node: Node, mut offset: u32) -> Option<u8> {
+fn descend(nodes: &[Node], mut symbol: u16, mut offset: u32) -> Option<u8> {
     // Halves are earlier symbols (checked when the tables are read), so this ends.
     loop {
+        let node = *nodes.get(usize::from(symbol))?;
         if offset >= node.len {
             return None;
         }
@@ -712,13 +671,12 @@ fn descend(nodes: &[Node], mut node: Node, mut offset: u32) -> Option<u8> {
             return Some((node.values() >> (2 * offset)) as u8 & 3);
         }
         let (left_len, left, right) = node.halves();
-        let symbol = if offset < left_len {
-            left
+        if offset < left_len {
+            symbol = left;
         } else {
             offset -= left_len;
-            right
-        };
-        node = *nodes.get(usize::from(symbol))?;
+            symbol = right;
+        }
     }
 }
 
