@@ -19,7 +19,7 @@
 use super::file::{forbid_path, open_forbid, ForbidCodes};
 use super::start::{forbid_byte, placement_dir, PLACEMENT_DIR_PREFIX};
 use super::ForbidValue;
-use crate::tablebase::file::{PayloadCheck, PayloadStatus};
+use crate::tablebase::file::{layer_path, PayloadCheck, PayloadStatus};
 use crate::tablebase::index::LayerIndex;
 use crate::tablebase::placement::PlacementTables;
 use crate::tablebase::stamp::{FileIdentity, Stamps};
@@ -112,8 +112,14 @@ const VALUES_CRC_STAMP: &str = "forbid-values-crc32";
 
 /// [`values_crc`], from the stamps of `dir` when it was computed from these very files (the
 /// movement layers and forbid files as opened: each checked or vouched for by its own stamp),
-/// else computed (reading every value) and remembered there.
-fn stamped_values_crc(tables: &Tablebase, layers: &[&ForbidLayer], stamps: &Stamps) -> u32 {
+/// else computed (reading every value) and remembered there when every one of those files is
+/// stamped in `dir`.
+fn stamped_values_crc(
+    dir: &Path,
+    tables: &Tablebase,
+    layers: &[&ForbidLayer],
+    stamps: &Stamps,
+) -> u32 {
     let inputs: Vec<FileIdentity> = tables
         .layer_identities()
         .iter()
@@ -124,7 +130,24 @@ fn stamped_values_crc(tables: &Tablebase, layers: &[&ForbidLayer], stamps: &Stam
         return crc;
     }
     let crc = values_crc(tables, layers);
-    stamps.record_derived(VALUES_CRC_STAMP, &inputs, crc);
+    // Remembered only when every input is itself stamped, so settled (a file modified in the
+    // last 2 s is not: coarse timestamps could hide a write right after this).
+    let stamped = |path: PathBuf, identity: &FileIdentity| {
+        let name = path
+            .file_name()
+            .and_then(|name| name.to_str())
+            .map(str::to_string);
+        name.is_some_and(|name| stamps.is_verified(&name, identity))
+    };
+    let settled = (0..)
+        .zip(tables.layer_identities())
+        .all(|(captured, identity)| stamped(layer_path(dir, captured), identity))
+        && (0..)
+            .zip(layers)
+            .all(|(captured, layer)| stamped(forbid_path(dir, captured), &layer.identity));
+    if settled {
+        stamps.record_derived(VALUES_CRC_STAMP, &inputs, crc);
+    }
     crc
 }
 
@@ -137,7 +160,7 @@ fn open_placement(
     layers: &[&ForbidLayer],
     stamps: &Stamps,
 ) -> Result<Option<(PathBuf, PlacementTables)>, Vec<TablebaseError>> {
-    let expected = placement_dir(dir, stamped_values_crc(tables, layers, stamps));
+    let expected = placement_dir(dir, stamped_values_crc(dir, tables, layers, stamps));
     if !expected.is_dir() {
         let stale: Vec<TablebaseError> = std::fs::read_dir(dir)
             .into_iter()
