@@ -5,7 +5,8 @@
 //! missing layer is simply absent; a corrupt one, or one for other rules, is reported and never
 //! used. Their payloads are checked once and then vouched for by verified stamps in the
 //! directory's stamp file, as the table files are ([`crate::tablebase::stamp`]), and so is the
-//! checksum of the values that names the placement directory below. What a stored value means for a state with a history is [`super::history`]'s concern.
+//! checksum of the values that names the placement directory below. What a stored value means
+//! for a state with a history is [`super::history`]'s concern.
 //!
 //! With every layer present, it also opens the placement values under forbid that `tb forbid
 //! start` solved from them: the directory named by the checksum of these movement values
