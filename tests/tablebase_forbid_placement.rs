@@ -122,6 +122,24 @@ fn proven_wins(
     side: Side,
     count: usize,
 ) -> Vec<Position> {
+    proven(tables, forbid, in_hand, side, ForbidValue::Win, count)
+}
+
+/// As [`proven_wins`], for positions whose placement value under forbid is `value` (a win or a
+/// loss for the mover).
+fn proven(
+    tables: &Tablebase,
+    forbid: &ForbidTables,
+    in_hand: u8,
+    side: Side,
+    value: ForbidValue,
+    count: usize,
+) -> Vec<Position> {
+    let winner_by_value = if value == ForbidValue::Win {
+        side
+    } else {
+        side.opposite()
+    };
     let covered = in_hand < FORBID_IN_HAND;
     let mut found = Vec::new();
     for position in
@@ -137,14 +155,13 @@ fn proven_wins(
             continue;
         }
         let table = tables.probe(&position).map(|value| value.wdl);
-        if table != covered.then_some(Wdl::Draw)
-            || forbid.placement_value(&position) != Some(ForbidValue::Win)
+        if table != covered.then_some(Wdl::Draw) || forbid.placement_value(&position) != Some(value)
         {
             continue;
         }
         // The stored value against the game itself.
         if let Some(winner) = winner(&position, tables) {
-            assert_eq!(winner, side, "{position}");
+            assert_eq!(winner, winner_by_value, "{position}");
             found.push(position);
             if found.len() == count {
                 break;
@@ -189,6 +206,37 @@ fn the_engine_plays_and_reports_a_proven_placement_win_where_the_tables_see_no_w
         "{lines:?}"
     );
     assert!(lines.iter().any(|l| l.contains("score cp 0")), "{lines:?}");
+}
+
+#[test]
+fn a_placement_root_beyond_the_tables_proven_lost_is_reported_as_lost() {
+    // 2 goats in hand: no placement layer of the tables covers it, the placement values under
+    // forbid prove it lost for the side to move.
+    let dir = placement_dir();
+    let (tables, forbid) = opened();
+    for side in [Side::Goats, Side::Tigers] {
+        let losses = proven(&tables, &forbid, FORBID_IN_HAND, side, ForbidValue::Loss, 2);
+        assert!(!losses.is_empty(), "{side} to move");
+        for start in &losses {
+            assert!(tables.probe(start).is_none(), "{start}");
+            let (lines, _) = engine_answer(dir, &format!("fen {start}"));
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.contains(&format!("info string forbid: {side} loses"))),
+                "{start}: {lines:?}"
+            );
+            // Every score reported is the proven loss (or a mate the search found).
+            let scores: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+            assert!(!scores.is_empty(), "{lines:?}");
+            for line in scores {
+                assert!(
+                    line.contains("score cp -20000") || line.contains("score mate -"),
+                    "{start}: {line}"
+                );
+            }
+        }
+    }
 }
 
 /// The last `score cp N` the engine reported.
@@ -268,18 +316,6 @@ fn tb_probe_prints_the_placement_value_under_forbid() {
     assert!(err.contains("not covered"), "{out} {err}");
 }
 
-/// The referee's adjudication once the placement layers' checksums are checked (they are
-/// checked in the background; a layer answers once found good).
-fn adjudicated(adjudicator: &TbAdjudicator, game: &Game) -> Option<(GameResult, String)> {
-    for _ in 0..600 {
-        if let Some(found) = adjudicator.adjudicate(game) {
-            return Some(found);
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    None
-}
-
 #[test]
 fn the_referee_adjudicates_proven_placement_values() {
     let dir = placement_dir();
@@ -289,7 +325,7 @@ fn the_referee_adjudicates_proven_placement_values() {
         for side in [Side::Goats, Side::Tigers] {
             for start in proven_wins(&tables, &forbid, in_hand, side, 2) {
                 let game = Game::new(start, forbid_rules(1));
-                let (result, reason) = adjudicated(&adjudicator, &game).expect("adjudicated");
+                let (result, reason) = adjudicator.adjudicate(&game).expect("adjudicated");
                 assert_eq!(result, GameResult::win_for(side), "{start}");
                 assert_eq!(reason, format!("Forbid tablebase: {side} win"));
             }
@@ -306,6 +342,32 @@ fn the_referee_adjudicates_proven_placement_values() {
         (result, reason.as_str()),
         (GameResult::Draw, "Tablebase: draw")
     );
+}
+
+#[test]
+fn the_referee_waits_for_the_placement_checksums_before_adjudicating() {
+    // A fresh copy has no verified stamps: every placement layer (the tables' and the placement
+    // values under forbid) is checked in the background after opening, and answers nothing
+    // until then. The referee's adjudicator is ready when `open` returns.
+    let (tables, forbid) = opened();
+    let mut starts = Vec::new();
+    for side in [Side::Goats, Side::Tigers] {
+        for in_hand in [1, FORBID_IN_HAND] {
+            for start in proven_wins(&tables, &forbid, in_hand, side, 1) {
+                starts.push((start, side));
+            }
+        }
+    }
+    assert_eq!(starts.len(), 4);
+    for round in 0..3 {
+        let (fresh, _) = private_copy(&format!("fresh-{round}"));
+        let adjudicator = TbAdjudicator::open(&fresh, &forbid_rules(1), None).expect("open");
+        for &(start, side) in &starts {
+            let game = Game::new(start, forbid_rules(1));
+            let (result, _) = adjudicator.adjudicate(&game).expect("adjudicated at once");
+            assert_eq!(result, GameResult::win_for(side), "{start}");
+        }
+    }
 }
 
 #[test]

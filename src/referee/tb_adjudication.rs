@@ -138,7 +138,23 @@ impl TbAdjudicator {
             }
             adjudicator.forbid = forbid;
         }
+        adjudicator.wait_for_placement_checks();
         Ok(adjudicator)
+    }
+
+    /// Waits for the background checksums of the placement layers (the tables', and the
+    /// placement values under forbid): until then a layer answers nothing, so a position of the
+    /// first games would be adjudicated or not depending on timing. A corrupt layer is logged
+    /// (by the check) and never used.
+    fn wait_for_placement_checks(&self) {
+        let tables = self.tables.placement();
+        let forbid = self.forbid.as_ref().and_then(ForbidTables::placement);
+        for placement in tables.into_iter().chain(forbid.map(|(_, p)| p)) {
+            if !placement.is_checked() {
+                log::info!("waiting for the placement layers' checksums");
+            }
+            placement.wait_checked();
+        }
     }
 
     /// Whether forbid values are used.

@@ -165,11 +165,14 @@ impl<'a> TbProbe<'a> {
     /// with the matching win/draw/loss.
     ///
     /// Under `Repetition forbid` with forbid values, a drawn root whose search proved a win or
-    /// loss from those values below it (a score in the [`TB_WIN`] band) keeps that score.
+    /// loss from those values below it (a score in the [`TB_WIN`] band) keeps that score; a
+    /// root the forbid values prove lost (a drawn root, or a placement root the tables do not
+    /// cover) is reported as `cp -20000` unless the search found a mate.
     pub fn adjust_info(&self, info: &mut SearchInfo) {
         let lost = self.forbid.as_ref().is_some_and(ForbidProbe::lost_root);
         let (score, wdl) = match (self.root_value(), info.score) {
-            (Some(Wdl::Draw), Score::Cp(_)) if lost => (Score::Cp(-TB_WIN), [0, 0, 1000]),
+            // A drawn root, or a placement root the tables do not cover.
+            (Some(Wdl::Draw) | None, Score::Cp(_)) if lost => (Score::Cp(-TB_WIN), [0, 0, 1000]),
             (Some(Wdl::Draw), Score::Cp(cp)) => {
                 if let Some(wdl) = proven_below_a_drawn_root(cp, self.forbid.is_some()) {
                     // The search's own score and bound stand.
