@@ -29,6 +29,17 @@ pub struct Params {
     pub singular_depth: Value,
     /// Singular margin per ply of depth below the hash value.
     pub singular_margin: Value,
+    /// Moves into a movement-phase position whose side to move has at most this many legal
+    /// moves are searched one ply deeper (0 = off).
+    pub narrow_extension: Value,
+    /// Goat moves that are among at most this many that parry the tigers' capture threat
+    /// are searched one ply deeper (0 = off).
+    pub parry_extension: Value,
+    /// Movement-phase nodes with at most this many empty points are neither reduced nor
+    /// pruned by reverse futility (0 = off); see `crowded_sides`.
+    pub crowded_empty: Value,
+    /// Which sides' nodes `crowded_empty` applies to: 1 the goats', 2 both.
+    pub crowded_sides: Value,
     /// Evaluation by the pattern network learned from the tables (1) or by the weighted
     /// features (0); the engine's `Eval` option sets it, [`Evaluation::DEFAULT`] by default.
     pub network: Value,
@@ -48,6 +59,10 @@ impl Default for Params {
             aspiration: 35,
             singular_depth: 6,
             singular_margin: 2,
+            narrow_extension: 0,
+            parry_extension: 0,
+            crowded_empty: 0,
+            crowded_sides: 1,
             network: Value::from(Evaluation::DEFAULT == Evaluation::Network),
         }
     }
@@ -76,6 +91,10 @@ impl Params {
             "aspiration" => &mut self.aspiration,
             "singular_depth" => &mut self.singular_depth,
             "singular_margin" => &mut self.singular_margin,
+            "narrow_extension" => &mut self.narrow_extension,
+            "parry_extension" => &mut self.parry_extension,
+            "crowded_empty" => &mut self.crowded_empty,
+            "crowded_sides" => &mut self.crowded_sides,
             "network" => &mut self.network,
             _ => return None,
         })
@@ -145,6 +164,23 @@ mod tests {
         params.set("singular_depth", 0).unwrap();
         params.set("singular_margin", 3).unwrap();
         assert_eq!((params.singular_depth, params.singular_margin), (0, 3));
+        for (name, value) in [
+            ("narrow_extension", 3),
+            ("parry_extension", 2),
+            ("crowded_empty", 4),
+            ("crowded_sides", 2),
+        ] {
+            params.set(name, value).unwrap();
+        }
+        assert_eq!(
+            (
+                params.narrow_extension,
+                params.parry_extension,
+                params.crowded_empty,
+                params.crowded_sides
+            ),
+            (3, 2, 4, 2)
+        );
         assert!(params.set("middle.threatened", 1).is_err());
         assert_eq!(
             params.set("nonsense", 1).unwrap_err(),

@@ -15,6 +15,7 @@ use super::score::{
 use super::time::{Control, TimePlan};
 use super::tt::TranspositionTable;
 
+mod narrow;
 mod quiescence;
 mod singular;
 
@@ -360,8 +361,11 @@ impl<'a> Worker<'a> {
             None => NO_EVAL,
         };
 
+        // Crowded positions (a setting, off by default) are neither pruned nor reduced.
+        let crowded = self.is_crowded(position);
         // Reverse futility: far above beta near the leaves, with no capture to fear.
         if static_eval != NO_EVAL
+            && !crowded
             && !pv_node
             && excluded.is_none()
             && margin > 0
@@ -427,6 +431,9 @@ impl<'a> Worker<'a> {
         self.heuristics
             .score_moves(position, &moves, hash_move, ply, &mut scores[..moves.len()]);
         let side = position.side_to_move();
+        // Extensions of narrow lines and of the goats' few parries (settings, off by default).
+        let may_extend = self.within_extension_reach(ply);
+        let parry_node = may_extend && self.few_parries(position, &moves);
         let original_alpha = alpha;
         let mut best_value = -INFINITE;
         let mut best_move = None;
@@ -440,14 +447,18 @@ impl<'a> Worker<'a> {
             // Captures are few (each removes a goat), so extending them cannot run away.
             let extension = i32::from(
                 (self.params.capture_extension != 0 && mv.is_capture())
-                    || Some(mv) == singular_move,
+                    || Some(mv) == singular_move
+                    || (may_extend && self.is_narrow(&child))
+                    || (parry_node && !child.has_capture()),
             );
             let new_depth = depth - 1 + extension;
             self.push_state(position, &child);
             let value = if index == 0 {
                 -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {
-                let reduce = if self.params.reductions != 0 && depth >= 3 && quiet && index >= 3 {
+                let reducible =
+                    self.params.reductions != 0 && !crowded && depth >= 3 && quiet && index >= 3;
+                let reduce = if reducible {
                     (self.reductions[depth.min(63) as usize * 96 + index.min(95)]
                         - i32::from(pv_node))
                     .clamp(0, new_depth - 1)

@@ -38,8 +38,7 @@ impl Worker<'_> {
             || depth < min_depth
             || entry.bound == Bound::Upper
             || entry.depth < depth - 3
-            // Extensions stop growing the tree beyond twice the iteration's depth.
-            || ply >= 2 * self.root_depth.max(1) as usize
+            || !self.within_extension_reach(ply)
             // The hash move is unverified (another position may share the slot).
             || !moves.contains(&mv)
         {
