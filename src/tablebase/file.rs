@@ -309,6 +309,29 @@ pub fn read_layer_identified(path: &Path) -> Result<ReadLayer, TablebaseError> {
     })
 }
 
+/// Opens the file at `path` and reads its first `len` bytes (fewer when the file is shorter):
+/// the file, positioned after them, its metadata, and those bytes.
+///
+/// # Errors
+/// [`TablebaseError::NotFound`] or [`TablebaseError::Io`].
+pub(crate) fn open_with_head(
+    path: &Path,
+    len: usize,
+) -> Result<(fs::File, fs::Metadata, Vec<u8>), TablebaseError> {
+    let io = |source| TablebaseError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = fs::File::open(path).map_err(|source| open_error(path, source))?;
+    let metadata = file.metadata().map_err(io)?;
+    let mut head = Vec::with_capacity(len);
+    (&mut file)
+        .take(len as u64)
+        .read_to_end(&mut head)
+        .map_err(io)?;
+    Ok((file, metadata, head))
+}
+
 /// Reads a table file through, uncompressed ([`VERSION`]) or compressed
 /// ([`COMPRESSED_VERSION`]), a block at a time (neither mapped nor kept, so the caller's memory
 /// does not grow), and checks its header, length and payload checksum: for the verified stamp
@@ -327,13 +350,7 @@ pub fn check_file(path: &Path) -> Result<(FileIdentity, SystemTime), TablebaseEr
         path: path.to_path_buf(),
         reason,
     };
-    let mut file = fs::File::open(path).map_err(|source| open_error(path, source))?;
-    let metadata = file.metadata().map_err(io)?;
-    let mut head = Vec::with_capacity(HEADER_LEN);
-    (&mut file)
-        .take(HEADER_LEN as u64)
-        .read_to_end(&mut head)
-        .map_err(io)?;
+    let (mut file, metadata, head) = open_with_head(path, HEADER_LEN)?;
     let version = match head.get(8..12).map(|_| u32_at(&head, 8)) {
         Some(COMPRESSED_VERSION | COMPRESSED_VERSION_2) => COMPRESSED_VERSION,
         _ => VERSION,
@@ -564,14 +581,8 @@ pub(crate) fn map_file(path: &Path, version: u32) -> Result<MappedLayer, Tableba
         path: path.to_path_buf(),
         reason,
     };
-    let mut file = fs::File::open(path).map_err(|source| open_error(path, source))?;
-    let metadata = file.metadata().map_err(io)?;
+    let (mut file, metadata, head) = open_with_head(path, HEADER_LEN)?;
     let file_len = metadata.len();
-    let mut head = Vec::with_capacity(HEADER_LEN);
-    (&mut file)
-        .take(HEADER_LEN as u64)
-        .read_to_end(&mut head)
-        .map_err(io)?;
     let (header, payload_crc) = parse_header(&head, file_len, version).map_err(corrupt)?;
     let payload_len = file_len - HEADER_LEN as u64;
     let identity = FileIdentity::new(&metadata, u32_at(&head, 84));

@@ -22,7 +22,8 @@
 //! first.
 
 use crate::tablebase::file::{
-    crc32, is_stamped, open_error, u32_at, u64_at, write_atomic, PayloadCheck, PayloadStatus,
+    crc32, is_stamped, open_error, open_with_head, u32_at, u64_at, write_atomic, PayloadCheck,
+    PayloadStatus,
 };
 use crate::tablebase::stamp::{FileIdentity, Stamps};
 use crate::tablebase::{Corruption, TableRules, TablebaseError};
@@ -209,13 +210,7 @@ pub fn open_forbid(
         path: path.to_path_buf(),
         source,
     };
-    let mut file = fs::File::open(path).map_err(|source| open_error(path, source))?;
-    let metadata = file.metadata().map_err(io)?;
-    let mut head = Vec::with_capacity(HEADER_LEN);
-    (&mut file)
-        .take(HEADER_LEN as u64)
-        .read_to_end(&mut head)
-        .map_err(io)?;
+    let (mut file, metadata, head) = open_with_head(path, HEADER_LEN)?;
     let header = parse_header(path, &head, metadata.len(), rules, captured, positions)?;
     let identity = FileIdentity::new(&metadata, u32_at(&head, 92));
     // SAFETY: the map is read-only and private to this process; its length is checked below,
