@@ -116,7 +116,7 @@ fn read_positions(args: &Args) -> Result<(Rules, Vec<Judged>), String> {
     let tables = open_checked(tables, &rules)?;
     let mut positions = Vec::new();
     read_labelled(file, |labelled| {
-        if !labelled.critical || (labelled.source == Source::Near && !args.near) {
+        if !labelled.critical || (labelled.source != Source::Game && !args.near) {
             return true;
         }
         if args.phase.wants(&labelled.position) {

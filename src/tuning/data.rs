@@ -6,7 +6,8 @@
 //! - value: `W`, `D` or `L` for the side to move;
 //! - plies: plies to the end with best play (`-` for draws and placement positions);
 //! - critical: `1` when the side to move wins or draws and some legal move throws that away;
-//! - source: `game` (reached in a game) or `near` (one move from such a position).
+//! - source: `game` (reached in a game), `near` (one move from such a position) or `walk`
+//!   (met on a short walk from one, written by `eval_focus`).
 
 use std::fmt;
 use std::fs::File;
@@ -59,6 +60,8 @@ pub enum Source {
     Game,
     /// One legal move from a position reached in a game.
     Near,
+    /// Met on a short walk (best and random moves) from a position reached in a game.
+    Walk,
 }
 
 /// A position with its tablebase value.
@@ -118,6 +121,7 @@ impl fmt::Display for Labelled {
         let source = match self.source {
             Source::Game => "game",
             Source::Near => "near",
+            Source::Walk => "walk",
         };
         write!(f, "\t{}\t{source}", u8::from(self.critical))
     }
@@ -156,7 +160,12 @@ impl FromStr for Labelled {
         let source = match source {
             "game" => Source::Game,
             "near" => Source::Near,
-            other => return Err(format!("bad source \"{other}\": expected game or near")),
+            "walk" => Source::Walk,
+            other => {
+                return Err(format!(
+                    "bad source \"{other}\": expected game, near or walk"
+                ))
+            }
         };
         Ok(Labelled {
             position,
@@ -177,6 +186,7 @@ mod tests {
             "GGGGG/GT2T/GG1TG/GG1GG/GGTGG g 0 3\tD\t-\t1\tgame",
             "G1GGG/GT1TG/GG2G/GGT1G/GGGGT t 0 4\tW\t17\t0\tnear",
             "T3T/5/2G2/5/T3T t 19 0\tL\t-\t0\tgame",
+            "GGGGG/GTGGG/GG3/GG1TT/GGTGG g 0 3\tD\t-\t1\twalk",
         ] {
             let labelled: Labelled = line.parse().unwrap();
             assert_eq!(labelled.to_string(), line);
