@@ -19,11 +19,9 @@ use std::path::PathBuf;
 
 use baghchal::cli::RulesArgs;
 use baghchal::tuning::data::{open_checked, read_labelled, Labelled, Source};
+use baghchal::tuning::focus::{walk, Focus, Walks};
 use baghchal::tuning::selfplay::play_all;
-use baghchal::{Position, Repetition};
 use clap::Parser;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 
 #[derive(Parser)]
 #[command(
@@ -63,10 +61,19 @@ struct Args {
 }
 
 impl Args {
-    fn in_focus(&self, position: &Position) -> bool {
-        match position.goats_in_hand() {
-            0 => position.empty().count() <= self.max_empty,
-            hand => hand <= self.max_hand,
+    fn focus(&self) -> Focus {
+        Focus {
+            max_empty: self.max_empty,
+            max_hand: self.max_hand,
+        }
+    }
+
+    fn walks(&self) -> Walks {
+        Walks {
+            seed: self.seed,
+            walks: self.walks,
+            plies: self.plies,
+            best_percent: self.best,
         }
     }
 }
@@ -77,15 +84,14 @@ const CHUNK: usize = 256;
 fn run(args: &Args) -> Result<(), String> {
     let rules = args.rules.rules();
     let tables = open_checked(&args.tables, &rules)?;
-    // Legal moves ignore the repetition rule, as the tables do.
-    let moves_rules = tables.rules().with_repetition(Repetition::default());
+    let (focus, walks) = (args.focus(), args.walks());
     let mut known = HashSet::new();
     let mut seeds = Vec::new();
     for path in &args.from {
         read_labelled(path, |labelled| {
             if known.insert(labelled.position)
                 && labelled.source == Source::Game
-                && args.in_focus(&labelled.position)
+                && focus.contains(&labelled.position)
             {
                 seeds.push(labelled.position);
             }
@@ -102,32 +108,7 @@ fn run(args: &Args) -> Result<(), String> {
         let mut found = Vec::new();
         let first = chunk as usize * CHUNK;
         for (i, seed) in seeds.iter().enumerate().skip(first).take(CHUNK) {
-            for walk in 0..args.walks {
-                let mut rng = StdRng::seed_from_u64(
-                    args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-                        ^ ((i as u64) << 8)
-                        ^ u64::from(walk),
-                );
-                let mut position = *seed;
-                for _ in 0..args.plies {
-                    let moves = position.legal_moves(&moves_rules);
-                    if moves.is_empty() || position.outcome(&moves_rules).is_some() {
-                        break;
-                    }
-                    let best = if rng.random_range(0..100) < args.best {
-                        tables.best_moves(&position)
-                    } else {
-                        Vec::new()
-                    };
-                    position = match best.len() {
-                        0 => position.played(moves[rng.random_range(0..moves.len())]),
-                        n => position.played(best[rng.random_range(0..n)]),
-                    };
-                    if args.in_focus(&position) {
-                        found.push(position);
-                    }
-                }
-            }
+            found.extend(walk(&tables, seed, i as u64, &focus, &walks));
         }
         if chunk % 20 == 19 {
             eprintln!(

@@ -8,7 +8,10 @@
 # (OUT_DIR/a..d.tsv, each skipped when it exists), then trains the network on them, leaving out
 # every position of the held-out test sets, and writes src/search/network/network.bin. The same
 # tables give the same file, byte for byte. THREADS: games played at once (1; no effect on the
-# output).
+# output). FOCUS=1 adds the data for the weak spots (OUT_DIR/g.tsv: tablebase-labelled
+# positions on short walks from the games' crowded movement-phase and late-placement positions,
+# `eval_focus`; docs/eval.md, "Data for the weak spots"), FOCUS=2 adds it twice (weight 2):
+# the candidates of that section, not the committed network.
 set -euo pipefail
 
 if [ $# -lt 1 ]; then
@@ -20,33 +23,50 @@ out=${2:-network-data}
 here=$(cd "$(dirname "$0")/.." && pwd)
 threads=${THREADS:-1}
 
-cargo build --release --manifest-path "$here/Cargo.toml" --example eval_data --example network_train
+focus=${FOCUS:-0}
+cargo build --release --manifest-path "$here/Cargo.toml" \
+    --example eval_data --example eval_focus --example network_train
 bin=${CARGO_TARGET_DIR:-$here/target}/release/examples
 mkdir -p "$out"
 
 data() {
-    local name=$1
-    shift
+    local tool=$1 name=$2
+    shift 2
     if [ ! -s "$out/$name.tsv" ]; then
-        "$bin/eval_data" --tables "$tables" --threads "$threads" "$@" > "$out/$name.tsv.part"
+        "$bin/$tool" --tables "$tables" --threads "$threads" "$@" > "$out/$name.tsv.part"
         mv "$out/$name.tsv.part" "$out/$name.tsv"
     fi
 }
 # Engine play at several strengths, both repetition rules, some with random moves mixed in.
-data a --games 700 --nodes 1000 --seed 11 --explore 5
-data b --games 700 --nodes 1500 --seed 12 --explore 15 --repetition draw
-data c --games 1500 --nodes 800 --seed 13 --explore 20
-data d --games 500 --nodes 3000 --seed 14 --repetition draw
+data eval_data a --games 700 --nodes 1000 --seed 11 --explore 5
+data eval_data b --games 700 --nodes 1500 --seed 12 --explore 15 --repetition draw
+data eval_data c --games 1500 --nodes 800 --seed 13 --explore 20
+data eval_data d --games 500 --nodes 3000 --seed 14 --repetition draw
+sets=(a b c d)
+distinct=(a b c d)
+command="tools/network.sh TABLES"
+if [ "$focus" != 0 ]; then
+    # Three walks of up to 12 plies from each game position of a..d with at most 4 empty points
+    # (movement) or 1 to 3 goats in hand; 90% of the plies are moves the tables call best.
+    data eval_focus g --from "$out/a.tsv" --from "$out/b.tsv" --from "$out/c.tsv" \
+        --from "$out/d.tsv" --seed 3 --walks 3 --plies 12 --best 90 --max-empty 4 --max-hand 3
+    for _ in $(seq "$focus"); do sets+=(g); done
+    distinct+=(g)
+    command="FOCUS=$focus $command"
+fi
+files=()
+for set in "${sets[@]}"; do files+=(--data "$out/$set.tsv"); done
+samples=()
+for set in "${distinct[@]}"; do samples+=("$out/$set.tsv"); done
 
-"$bin/network_train" --holdout "$here/tests/data/holdout" \
-    --data "$out/a.tsv" --data "$out/b.tsv" --data "$out/c.tsv" --data "$out/d.tsv" \
+"$bin/network_train" --holdout "$here/tests/data/holdout" "${files[@]}" \
     --epochs 6 --rate 0.05 --seed 1 --out "$here/src/search/network/network.bin" \
-    --command "tools/network.sh TABLES"
+    --command "$command"
 # A sample of the training data (held-out positions left out, as in training), for the test
 # that keeps the two apart.
 cat "$here"/tests/data/holdout/*-draw.txt "$here"/tests/data/holdout/*-forbid.txt |
     grep -v '^#' | cut -d'|' -f1 | sed 's/ *$//' > "$out/held-out.txt"
-cat "$out/held-out.txt" "$out"/[abcd].tsv |
+cat "$out/held-out.txt" "${samples[@]}" |
     awk -F'\t' -v held="$(wc -l < "$out/held-out.txt")" \
         'NR <= held { h[$1] = 1; next } !($1 in h) && (++n % 1000 == 1)' \
         > "$here/tools/network_sample.tsv"
