@@ -3,7 +3,8 @@
 //! `cargo run --release --example move_quality -- --tables DIR --positions FILE --movetime 100 --repetition draw`
 //!
 //! FILE holds labelled positions as `eval_data` writes them (`baghchal::tuning::data`). The positions kept are the critical ones (won or drawn for the side to move,
-//! with a legal move that throws that away) reached in games (`--near` adds their neighbours),
+//! with a legal move that throws that away) reached in games (`--near` adds the other lines:
+//! their neighbours, and the positions of `eval_focus`'s walks),
 //! of the phase asked for, the first `--limit` of them in file order. Each is searched from a
 //! fresh game (no history, a cleared hash table) with one thread, and the move is judged by the
 //! tables: it keeps the value or not. The summary (stdout) gives the share of value-keeping
@@ -61,7 +62,7 @@ struct Args {
     /// Phase of the positions.
     #[arg(long, value_enum, default_value_t = Phase::Movement)]
     phase: Phase,
-    /// Also positions one move from those reached in games.
+    /// Also positions one move from those reached in games (and those met on walks).
     #[arg(long)]
     near: bool,
     /// A search parameter or evaluation weight, `NAME=VALUE` (see
