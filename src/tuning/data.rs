@@ -261,7 +261,7 @@ mod tests {
             ),
             (
                 "T3T/5/5/5/T3T g 20 0\tW\t-\t1\tbook",
-                "bad source \"book\": expected game or near",
+                "bad source \"book\": expected game, near or walk",
             ),
         ] {
             assert_eq!(line.parse::<Labelled>().unwrap_err(), error);
