@@ -5,6 +5,9 @@
 use baghchal::tablebase::compressed::convert::compress_dir;
 use baghchal::tablebase::compressed::WRITTEN_BLOCK_BYTES;
 use baghchal::tablebase::file::{layer_path, placement_path, PayloadCheck, PayloadStatus};
+use baghchal::tablebase::forbid::file::forbid_path;
+use baghchal::tablebase::forbid::solve::{solve_tables, SolveOptions};
+use baghchal::tablebase::forbid::tables::ForbidTables;
 use baghchal::tablebase::placement::generate::generate_placement;
 use baghchal::tablebase::probe_text::{probe_batch, BatchSummary};
 use baghchal::tablebase::solve::generate_tables;
@@ -287,6 +290,79 @@ fn a_resumed_generation_stamps_the_files_it_read_and_wrote() {
     assert_eq!(tally(&open_statuses(&movement)), (0, 2, 0));
     fs::remove_dir_all(&dir).unwrap();
     fs::remove_dir_all(&movement).unwrap();
+}
+
+/// The forbid files of `dir` (tables for [`RULES`]) opened as the engine opens them: each
+/// layer's status, and the errors.
+fn forbid_statuses(dir: &Path) -> (Vec<(u8, PayloadStatus)>, Vec<TablebaseError>) {
+    let tables = Tablebase::open_movement(dir, RULES).expect("movement tables");
+    let (forbid, errors) = ForbidTables::open(dir, &tables);
+    (forbid.map(|f| f.statuses()).unwrap_or_default(), errors)
+}
+
+#[test]
+fn a_fresh_forbid_solve_is_trusted_at_the_first_open() {
+    let dir = empty_dir("forbid-solve");
+    generate_tables(&dir, RULES, 2, &quiet).expect("movement tables");
+    let options = SolveOptions {
+        max_states: 24,
+        node_budget: 1_000_000,
+    };
+    let reports = solve_tables(&dir, options, &quiet).expect("solve");
+    assert!(reports.iter().all(|report| !report.resumed), "{reports:?}");
+    // Both forbid files written are stamped by the solve (beside the movement layers, stamped
+    // by the generation).
+    let forbid = [forbid_path(&dir, 0), forbid_path(&dir, 1)];
+    let mut expected = file_names(&table_files(&dir));
+    expected.extend(file_names(&forbid));
+    expected.sort();
+    assert_eq!(stamped_names(&dir), expected);
+    // The first open reads no forbid payload for its checksum.
+    let stamped = vec![(0, PayloadStatus::Stamped), (1, PayloadStatus::Stamped)];
+    let (statuses, errors) = forbid_statuses(&dir);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(statuses, stamped);
+
+    // A file changed after the solve (re-dated) is checked again, then trusted again.
+    set_modified(&forbid[0], modified(&forbid[0]) - Duration::from_secs(60));
+    let checked_then_stamped = vec![(0, PayloadStatus::Checked), (1, PayloadStatus::Stamped)];
+    assert_eq!(forbid_statuses(&dir).0, checked_then_stamped);
+    assert_eq!(forbid_statuses(&dir).0, stamped);
+
+    // A resumed solve stamps the files it kept (read whole and checked): re-dated, stamp file
+    // gone, the first open after it still checks nothing.
+    fs::remove_file(dir.join(STAMP_FILE)).unwrap();
+    for path in table_files(&dir).iter().chain(&forbid) {
+        set_modified(path, SystemTime::now() - Duration::from_secs(3600));
+    }
+    let reports = solve_tables(&dir, options, &quiet).expect("resumed solve");
+    assert!(reports.iter().all(|report| report.resumed), "{reports:?}");
+    assert!(stamped_names(&dir).contains(&"forbid-0.bcfb".to_string()));
+    assert_eq!(forbid_statuses(&dir).0, stamped);
+
+    // A file damaged after the solve (one byte flipped, same length and modification time) is
+    // checked again, named corrupt and never used; the other layer stays trusted.
+    flip_keeping_length_and_time(&forbid[1]);
+    for _ in 0..2 {
+        let (statuses, errors) = forbid_statuses(&dir);
+        assert_eq!(statuses, vec![(0, PayloadStatus::Stamped)]);
+        assert!(
+            matches!(
+                errors.as_slice(),
+                [TablebaseError::Corrupt { path, reason: Corruption::PayloadChecksum }]
+                    if *path == forbid[1]
+            ),
+            "{errors:?}"
+        );
+    }
+    // Solving again replaces it (and its higher layer first: layer 1 is the last one, so
+    // layer 0 is solved again too) and stamps both.
+    let reports = solve_tables(&dir, options, &quiet).expect("repairing solve");
+    assert!(reports.iter().all(|report| !report.resumed), "{reports:?}");
+    let (statuses, errors) = forbid_statuses(&dir);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(statuses, stamped);
+    fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Flips one payload byte of `path` in place, keeping its length and modification time.

@@ -286,6 +286,40 @@ pub fn evaluate(position: &Position, rules: &Rules, params: &Params) -> Value {
     }
 }
 
+/// Under `Repetition forbid`, with the tables, how much worse the search scores a position of
+/// the goats' last layer (goats captured = captures to win - 1) for the goats than the
+/// evaluation does, in goat units: there the tables' draw is no safety (every table draw of
+/// that layer ends in a squeeze the goats lose unless they keep fresh moves to the end), so the
+/// goats with the tables stop letting the tigers take a goat into it (docs/forbid.md, "The
+/// goats' last layer under forbid").
+pub const FORBID_LAST_LAYER: Value = 150;
+
+/// The malus [`last_layer_shift`] applies for a search under `rules`, `with_tables` or not,
+/// for `root_side` (the side to move at the root): [`FORBID_LAST_LAYER`] under `Repetition
+/// forbid` with the tables when the goats search, else 0. The tigers' search is unchanged: a
+/// bonus for entering the layer made them take the fourth goat at any price (head to head,
+/// docs/forbid.md); under `Repetition draw` nothing changes.
+pub fn last_layer_malus(rules: &Rules, with_tables: bool, root_side: Side) -> Value {
+    if with_tables && rules.repetition == crate::Repetition::Forbid && root_side == Side::Goats {
+        FORBID_LAST_LAYER
+    } else {
+        0
+    }
+}
+
+/// What the search adds to [`evaluate`] in the goats' last layer, from the side to move's view:
+/// `-malus` with the goats to move, `malus` with the tigers, 0 in every other layer.
+#[inline]
+pub fn last_layer_shift(position: &Position, rules: &Rules, malus: Value) -> Value {
+    if malus == 0 || position.goats_captured() + 1 != rules.captures_to_win {
+        0
+    } else if position.side_to_move() == Side::Goats {
+        -malus
+    } else {
+        malus
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -437,6 +471,51 @@ mod tests {
             assert!((t[1].1 + t[2].1 - total).abs() <= 1, "{t:?}");
             let expected = 1000.0 / (1.0 + (-f64::from(total) * 0.003).exp());
             assert!((f64::from(t[3].1) - expected).abs() <= 1.0, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn the_last_layer_malus_applies_to_the_goats_under_forbid_with_tables_only() {
+        use crate::Repetition;
+        // 16 goats on the board and 4 captured (the last layer for CapturesToWin 5); 17 and 3.
+        let last = [
+            "GGGGG/GTGTG/GG1GG/GTGTG/G1111 g 0 4",
+            "GGGGG/GTGTG/GG1GG/GTGTG/G1111 t 0 4",
+        ];
+        let before_last = position("GGGGG/GTGTG/GG1GG/GTGTG/GG111 g 0 3");
+        for repetition in [Repetition::Draw, Repetition::Forbid] {
+            for (with_tables, root_side) in [
+                (false, Side::Goats),
+                (true, Side::Goats),
+                (true, Side::Tigers),
+            ] {
+                let rules = Rules {
+                    repetition,
+                    ..Rules::default()
+                };
+                let malus = last_layer_malus(&rules, with_tables, root_side);
+                let applies = repetition == Repetition::Forbid && with_tables;
+                let expected = if applies && root_side == Side::Goats {
+                    FORBID_LAST_LAYER
+                } else {
+                    0
+                };
+                assert_eq!(
+                    malus, expected,
+                    "{repetition:?} {with_tables} {root_side:?}"
+                );
+                // From the side to move's view: worse for the goats, better for the tigers.
+                let shift = |text: &str| last_layer_shift(&position(text), &rules, malus);
+                assert_eq!(shift(last[0]), -expected);
+                assert_eq!(shift(last[1]), expected);
+                assert_eq!(last_layer_shift(&before_last, &rules, malus), 0);
+                // The last layer follows CapturesToWin: with 4 to win it is 3 captured.
+                let four = Rules {
+                    captures_to_win: 4,
+                    ..rules
+                };
+                assert_eq!(last_layer_shift(&before_last, &four, malus), -expected);
+            }
         }
     }
 }

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::{Move, MoveList, Position, Repetition, Rules};
 
-use super::eval::evaluate;
+use super::eval::{evaluate, last_layer_shift};
 use super::history::{is_reversible, GameKeys};
 use super::ordering::{pick_next, Heuristics};
 use super::params::Params;
@@ -73,7 +73,7 @@ pub struct Worker<'a> {
     /// transposition table's key (see [`Worker::table_key`]).
     since_irreversible: Vec<u64>,
     /// The position searched.
-    root: Position,
+    pub(crate) root: Position,
     game_keys: &'a GameKeys,
     pub(crate) heuristics: Heuristics,
     pv: Vec<Vec<Move>>,
@@ -91,6 +91,9 @@ pub struct Worker<'a> {
     pub aborted: bool,
     /// The tables to probe (see [`super::tb::node`]).
     pub(crate) tb: Option<&'a super::tb::TbProbe<'a>>,
+    /// The malus of the goats' last layer ([`super::eval::last_layer_malus`]): set with the
+    /// tables.
+    pub(crate) last_layer_malus: Value,
 }
 
 impl<'a> Worker<'a> {
@@ -138,6 +141,7 @@ impl<'a> Worker<'a> {
             can_abort: false,
             aborted: false,
             tb: None,
+            last_layer_malus: 0,
         }
     }
 
@@ -295,6 +299,14 @@ impl<'a> Worker<'a> {
         value
     }
 
+    /// The static evaluation of `position` for the search: [`evaluate`], and under `Repetition
+    /// forbid` with the tables the malus of the goats' last layer ([`last_layer_shift`]).
+    #[inline]
+    pub(crate) fn evaluate(&self, position: &Position) -> Value {
+        evaluate(position, &self.rules, self.params)
+            + last_layer_shift(position, &self.rules, self.last_layer_malus)
+    }
+
     /// Principal variation search of `position` at `ply` with `depth` plies left.
     fn search(
         &mut self,
@@ -313,7 +325,7 @@ impl<'a> Worker<'a> {
             return value;
         }
         if ply >= MAX_PLY - 8 {
-            return evaluate(position, &self.rules, self.params);
+            return self.evaluate(position);
         }
         alpha = alpha.max(mated_in(ply));
         beta = beta.min(mate_in(ply + 1));
@@ -357,7 +369,7 @@ impl<'a> Worker<'a> {
             && ((margin > 0 && depth <= 3) || (self.params.null_move != 0 && depth >= 3));
         let static_eval = match stored_eval {
             Some(eval) => eval,
-            None if needs_eval => evaluate(position, &self.rules, self.params),
+            None if needs_eval => self.evaluate(position),
             None => NO_EVAL,
         };
 

@@ -301,9 +301,9 @@ impl Stamps {
     }
 }
 
-/// The verified stamps of a generator's run ([`crate::tablebase::solve::generate_tables`],
-/// the placement generator): every layer file it finishes with is stamped, so that the first
-/// open after a generation checks nothing.
+/// The verified stamps of a run that writes files ([`crate::tablebase::solve::generate_tables`],
+/// the placement generator, `tb compress`, `tb forbid solve`): every file it finishes with is
+/// stamped, so that the first open after the run checks nothing.
 ///
 /// A file the run read whole and checked to resume from it is stamped at once (as at an open).
 /// A file it wrote is read back and checked once its last write is more than 2 s
@@ -314,8 +314,21 @@ impl Stamps {
 #[derive(Debug)]
 pub struct RunStamps {
     stamps: Stamps,
-    /// Files written by this run and not yet read back, with the modification time they had.
-    pending: Mutex<Vec<(PathBuf, SystemTime)>>,
+    /// Files written by this run and not yet read back, with the modification time they had
+    /// and how to check them.
+    pending: Mutex<Vec<Pending>>,
+}
+
+/// Reads a file through and checks it as an open would: its identity when it was opened and
+/// the time the reading started ([`super::file::check_file`] for table files).
+pub type ReadBack = fn(&Path) -> Result<(FileIdentity, SystemTime), super::TablebaseError>;
+
+/// A file written (or resumed from) by a run, waiting to be read back and stamped.
+#[derive(Debug)]
+struct Pending {
+    path: PathBuf,
+    modified: SystemTime,
+    check: ReadBack,
 }
 
 impl RunStamps {
@@ -327,41 +340,64 @@ impl RunStamps {
         }
     }
 
-    /// Notes that this run wrote (and renamed into place) the file at `path`: it is read back
-    /// and stamped by a later [`RunStamps::settle`] or [`RunStamps::finish`].
+    /// Notes that this run wrote (and renamed into place) the table file at `path`: it is read
+    /// back and stamped by a later [`RunStamps::settle`] or [`RunStamps::finish`].
     pub fn written(&self, path: &Path) {
+        self.written_checked(path, super::file::check_file);
+    }
+
+    /// As [`RunStamps::written`], for a file that `check` reads back (e.g. a forbid file).
+    pub fn written_checked(&self, path: &Path, check: ReadBack) {
         let modified = fs::metadata(path)
             .and_then(|metadata| metadata.modified())
             .unwrap_or_else(|_| SystemTime::now());
-        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        pending.push((path.to_path_buf(), modified));
+        self.wait_for(path, modified, check);
     }
 
-    /// Notes that this run read the file at `path` whole and found its checksum good (to resume
-    /// from it): `identity` when it was opened, reading from `read_at`. Stamped at once, or read
-    /// back later when it was modified too recently.
+    /// Notes that this run read the table file at `path` whole and found its checksum good (to
+    /// resume from it): `identity` when it was opened, reading from `read_at`. Stamped at once,
+    /// or read back later when it was modified too recently.
     pub fn resumed(&self, path: &Path, identity: &FileIdentity, read_at: SystemTime) {
+        self.resumed_checked(path, identity, read_at, super::file::check_file);
+    }
+
+    /// As [`RunStamps::resumed`], for a file that `check` reads back (e.g. a forbid file).
+    pub fn resumed_checked(
+        &self,
+        path: &Path,
+        identity: &FileIdentity,
+        read_at: SystemTime,
+        check: ReadBack,
+    ) {
         if !self.stamps.record_checked(path, identity, read_at) {
             let (seconds, nanos) = identity.modified;
             let modified = UNIX_EPOCH + Duration::new(seconds.max(0) as u64, nanos);
-            let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-            pending.push((path.to_path_buf(), modified));
+            self.wait_for(path, modified, check);
         }
+    }
+
+    fn wait_for(&self, path: &Path, modified: SystemTime, check: ReadBack) {
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        pending.push(Pending {
+            path: path.to_path_buf(),
+            modified,
+            check,
+        });
     }
 
     /// Reads back and stamps the files written more than 2 s ago, then saves the
     /// stamp file. Returns the number of files stamped.
     pub fn settle(&self) -> usize {
         let now = SystemTime::now();
-        let ready: Vec<PathBuf> = {
+        let ready: Vec<Pending> = {
             let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
             let (ready, waiting) = std::mem::take(&mut *pending)
                 .into_iter()
-                .partition(|(_, modified)| *modified + RACY_WINDOW < now);
+                .partition(|file| file.modified + RACY_WINDOW < now);
             *pending = waiting;
-            ready.into_iter().map(|(path, _)| path).collect()
+            ready
         };
-        let stamped = ready.iter().filter(|path| self.read_back(path)).count();
+        let stamped = ready.iter().filter(|file| self.read_back(file)).count();
         self.stamps.save();
         stamped
     }
@@ -371,7 +407,7 @@ impl RunStamps {
     pub fn finish(&self) -> usize {
         let youngest = {
             let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-            pending.iter().map(|(_, modified)| *modified).max()
+            pending.iter().map(|file| file.modified).max()
         };
         if let Some(youngest) = youngest {
             // A little beyond the window: `settle` wants the window strictly passed.
@@ -386,11 +422,12 @@ impl RunStamps {
         self.settle()
     }
 
-    /// Checks the file at `path` as an open would and stamps it when good (and unchanged while
-    /// it was read); a failure is logged (the file will be checked, and refused, at the next
-    /// open) and returns `false`.
-    fn read_back(&self, path: &Path) -> bool {
-        match super::file::check_file(path) {
+    /// Checks a pending file as an open would and stamps it when good (and unchanged while it
+    /// was read); a failure is logged (the file will be checked, and refused, at the next open)
+    /// and returns `false`.
+    fn read_back(&self, file: &Pending) -> bool {
+        let path = file.path.as_path();
+        match (file.check)(path) {
             Ok((identity, read_at)) => self.stamps.record_checked(path, &identity, read_at),
             Err(error) => {
                 log::error!("reading back a file just written: {error}; not stamped");

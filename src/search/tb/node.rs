@@ -3,6 +3,7 @@
 
 use crate::{Position, Repetition, Side};
 
+use super::super::eval::last_layer_malus;
 use super::super::score::{Value, DRAW, INFINITE};
 use super::super::worker::Worker;
 use super::{value_at, TbProbe};
@@ -11,6 +12,8 @@ impl<'a> Worker<'a> {
     /// Lets this worker probe the tables of `probe`.
     pub fn with_tablebase(mut self, probe: &'a TbProbe<'a>) -> Worker<'a> {
         self.tb = probe.tables().is_some().then_some(probe);
+        let root_side = self.root.side_to_move();
+        self.last_layer_malus = last_layer_malus(&self.rules, self.tb.is_some(), root_side);
         self
     }
 

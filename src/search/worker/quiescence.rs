@@ -1,7 +1,7 @@
 //! Quiescence search: captures for the tigers, threat evasions for the goats.
 
 use super::Worker;
-use crate::search::eval::{capturable_goats, capture_landings, evaluate};
+use crate::search::eval::{capturable_goats, capture_landings};
 use crate::search::score::{mated_in, Value, INFINITE, MAX_PLY};
 use crate::tables::JUMPS;
 use crate::{Bitboard, Move, MoveList, Position, Side};
@@ -26,7 +26,7 @@ impl Worker<'_> {
             return mated_in(ply);
         }
         let goats_to_move = position.side_to_move() == Side::Goats;
-        let stand_pat = evaluate(position, &self.rules, self.params);
+        let stand_pat = self.evaluate(position);
         let must_capture = !goats_to_move && self.rules.forced_capture && position.has_capture();
         if ply >= MAX_PLY - 2 || (!must_capture && stand_pat >= beta) {
             return stand_pat;

@@ -22,13 +22,11 @@
 //! first.
 
 use crate::tablebase::file::{
-    crc32, is_stamped, open_error, open_with_head, u32_at, u64_at, write_atomic, PayloadCheck,
-    PayloadStatus,
+    crc32, is_stamped, open_with_head, u32_at, u64_at, write_atomic, PayloadCheck, PayloadStatus,
 };
 use crate::tablebase::stamp::{FileIdentity, Stamps};
 use crate::tablebase::{Corruption, TableRules, TablebaseError};
 use memmap2::Mmap;
-use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -138,11 +136,89 @@ pub fn read_forbid(
     captured: u8,
     positions: u64,
 ) -> Result<(ForbidHeader, Vec<u8>), TablebaseError> {
-    let bytes = fs::read(path).map_err(|source| open_error(path, source))?;
+    let read = read_forbid_identified(path, rules, captured, positions)?;
+    Ok((read.header, read.codes))
+}
+
+/// A forbid file read whole and checked ([`read_forbid_identified`]), with what its verified
+/// stamp needs.
+#[derive(Debug)]
+pub struct ReadForbid {
+    /// The checked header.
+    pub header: ForbidHeader,
+    /// One code per class, goats to move first.
+    pub codes: Vec<u8>,
+    /// The file's identity when it was opened.
+    pub identity: FileIdentity,
+    /// When reading it started.
+    pub read_at: SystemTime,
+}
+
+/// As [`read_forbid`], with the file's identity and the time the reading started (for the
+/// verified stamp of a file a solve resumes from).
+///
+/// # Errors
+/// As [`read_forbid`].
+pub fn read_forbid_identified(
+    path: &Path,
+    rules: TableRules,
+    captured: u8,
+    positions: u64,
+) -> Result<ReadForbid, TablebaseError> {
+    let (header, payload, identity, read_at) =
+        read_checked(path, Some((rules, captured, positions)))?;
+    let codes = unpack(&payload, positions as usize);
+    Ok(ReadForbid {
+        header,
+        codes,
+        identity,
+        read_at,
+    })
+}
+
+/// Reads a forbid file through and checks it as [`open_forbid`] checks a file it finds no
+/// stamp for (header, length, payload checksum, counts), for whatever rules, layer and size
+/// its header states (an open compares them with the tables'): the read-back of a file `tb
+/// forbid solve` wrote, before it is stamped ([`RunStamps`](crate::tablebase::stamp::RunStamps)).
+///
+/// # Errors
+/// [`TablebaseError::NotFound`], [`TablebaseError::Io`] or [`TablebaseError::Corrupt`].
+pub fn check_forbid_file(path: &Path) -> Result<(FileIdentity, SystemTime), TablebaseError> {
+    let (_, _, identity, read_at) = read_checked(path, None)?;
+    Ok((identity, read_at))
+}
+
+/// Reads a whole forbid file and checks it, for `expected` rules, layer and classes per side
+/// (or those its header states): header, packed payload, identity when opened, time the
+/// reading started.
+fn read_checked(
+    path: &Path,
+    expected: Option<(TableRules, u8, u64)>,
+) -> Result<(ForbidHeader, Vec<u8>, FileIdentity, SystemTime), TablebaseError> {
+    let read_at = SystemTime::now();
+    let (mut file, metadata, mut bytes) = open_with_head(path, HEADER_LEN)?;
+    file.read_to_end(&mut bytes)
+        .map_err(|source| TablebaseError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    let (rules, captured, positions) = expected.unwrap_or_else(|| match bytes.len() {
+        // Too short: parse_header reports it before comparing anything.
+        len if len < HEADER_LEN => (TableRules::default(), 0, 0),
+        _ => (
+            TableRules {
+                forced_capture: bytes[12] == 1,
+                captures_to_win: bytes[13],
+            },
+            bytes[14],
+            u64_at(&bytes, 16),
+        ),
+    });
     let header = parse_header(path, &bytes, bytes.len() as u64, rules, captured, positions)?;
-    let payload = &bytes[HEADER_LEN..];
-    check_payload(path, &header, payload, u32_at(&bytes, 88))?;
-    Ok((header, unpack(payload, positions as usize)))
+    check_payload(path, &header, &bytes[HEADER_LEN..], u32_at(&bytes, 88))?;
+    let identity = FileIdentity::new(&metadata, u32_at(&bytes, 92));
+    bytes.drain(..HEADER_LEN);
+    Ok((header, bytes, identity, read_at))
 }
 
 /// A forbid file opened for lookups: its header, its codes as on disk (two bits a class,

@@ -9,13 +9,16 @@
 //! (state, visited set), which is exact because nothing else of the history can matter: states
 //! visited before the component was entered cannot be reached from it.
 
-use super::file::{forbid_path, read_forbid, write_forbid, ForbidHeader};
+use super::file::{
+    check_forbid_file, forbid_path, read_forbid_identified, write_forbid, ForbidHeader,
+};
 use super::raw::DrawStates;
 use super::scc::strongly_connected;
 use super::{ForbidValue, LayerContext, Successor};
 use crate::tablebase::file::{layer_path, open_layer};
 use crate::tablebase::generate::Progress;
 use crate::tablebase::graph::{GOATS, TIGERS};
+use crate::tablebase::stamp::RunStamps;
 use crate::tablebase::{TableRules, Tablebase, TablebaseError};
 use std::collections::HashMap;
 use std::path::Path;
@@ -259,7 +262,9 @@ fn component_nodes(context: &LayerContext<'_>, members: &[u32], codes: &[u8]) ->
 /// Solves every layer of the tables in `dir` (rules as recorded there), from the last one
 /// down, writing `forbid-<captured>.bcfb` beside them as each layer is done. A layer whose
 /// file is present and valid for the same rules and options (and whose higher layers were kept)
-/// is loaded instead of solved again.
+/// is loaded instead of solved again. Every forbid file kept or written is stamped as verified
+/// ([`RunStamps`]: a written one read back once its times have settled), so the first open
+/// after a solve checks none of them again.
 ///
 /// # Errors
 /// A missing, corrupt or mismatched table file, a forbid file for other rules, or a failure to
@@ -268,6 +273,20 @@ pub fn solve_tables(
     dir: &Path,
     options: SolveOptions,
     progress: Progress,
+) -> Result<Vec<LayerSolve>, TablebaseError> {
+    let stamps = RunStamps::new(dir);
+    let reports = solve_tables_stamped(dir, options, progress, &stamps);
+    // Also after a failure: the layers finished before it keep their stamps.
+    stamps.finish();
+    reports
+}
+
+/// As [`solve_tables`], the forbid files' stamps noted in `stamps` (the caller finishes them).
+fn solve_tables_stamped(
+    dir: &Path,
+    options: SolveOptions,
+    progress: Progress,
+    stamps: &RunStamps,
 ) -> Result<Vec<LayerSolve>, TablebaseError> {
     let (header, _) = open_layer(&layer_path(dir, 0))?;
     let tables = Tablebase::open_movement(dir, header.rules)?;
@@ -278,13 +297,14 @@ pub fn solve_tables(
     for captured in (0..rules.captures_to_win).rev() {
         let path = forbid_path(dir, captured);
         let positions = tables.headers()[usize::from(captured)].positions;
-        let present = match read_forbid(&path, rules, captured, positions) {
-            Ok((header, codes))
+        let present = match read_forbid_identified(&path, rules, captured, positions) {
+            Ok(read)
                 if keep
-                    && header.max_states == options.max_states
-                    && header.node_budget == options.node_budget =>
+                    && read.header.max_states == options.max_states
+                    && read.header.node_budget == options.node_budget =>
             {
-                Some((header, codes))
+                stamps.resumed_checked(&path, &read.identity, read.read_at, check_forbid_file);
+                Some((read.header, read.codes))
             }
             Ok(_) | Err(TablebaseError::NotFound { .. }) => None,
             Err(error @ TablebaseError::MismatchedRules { .. }) => return Err(error),
@@ -308,11 +328,13 @@ pub fn solve_tables(
                     solve_layer(&tables, captured, next_codes.as_deref(), options, progress);
                 let header = report.header.as_ref().expect("a solved layer has a header");
                 write_forbid(&path, header, &codes)?;
+                stamps.written_checked(&path, check_forbid_file);
                 log::info!("layer {captured}: written to \"{}\"", path.display());
                 reports.push(report);
                 codes
             }
         };
+        stamps.settle();
         next_codes = Some(codes);
     }
     Ok(reports)
