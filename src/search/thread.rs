@@ -20,7 +20,7 @@ use super::tb::TbProbe;
 use super::time::{Control, TimePlan};
 use super::tt::TranspositionTable;
 use super::wdl::wdl;
-use super::worker::Worker;
+use super::worker::{Worker, LAST_LAYER_MALUS_KEY};
 
 /// Deepest iteration.
 pub const MAX_DEPTH: u32 = 100;
@@ -308,10 +308,11 @@ fn skill_pick(skill: Skill, context: &SearchContext<'_>, moves: &[RootMove]) -> 
 fn ponder_from_tt(context: &SearchContext<'_>, mv: Move) -> Option<Move> {
     let mut after = context.game.clone();
     after.play(mv).ok()?;
-    let stored = context
-        .tt
-        .probe(after.position().hash())
-        .and_then(|entry| entry.mv);
+    // The key without the forbid history, in a search with or without the goats' malus.
+    let own = after.position().hash();
+    let stored = [own, own ^ LAST_LAYER_MALUS_KEY]
+        .into_iter()
+        .find_map(|key| context.tt.probe(key).and_then(|entry| entry.mv));
     match stored {
         Some(reply) if after.check_move(reply).is_ok() => Some(reply),
         _ => guess_reply(context.game, mv, context.params),

@@ -50,6 +50,24 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// Xored into every key of a search with the goats' last-layer malus.
+pub(crate) const LAST_LAYER_MALUS_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The transposition table's key of a position whose own key is `own`, with the `earlier`
+/// states (their keys xored) that the forbid rule makes part of its value, in a search with
+/// the goats' last-layer `malus` (0: none).
+fn table_key_of(own: u64, earlier: Option<u64>, malus: Value) -> u64 {
+    let key = match earlier {
+        Some(earlier) => own ^ mix(earlier),
+        None => own,
+    };
+    if malus == 0 {
+        key
+    } else {
+        key ^ LAST_LAYER_MALUS_KEY
+    }
+}
+
 /// A search thread's state.
 pub struct Worker<'a> {
     /// Thread index; 0 is the main thread.
@@ -245,14 +263,14 @@ impl<'a> Worker<'a> {
     /// because a cycle ran out of fresh states would be reused where it is not one (the
     /// graph-history interaction). With no earlier state, or under the other rules, the key is
     /// the position's own.
+    /// A search that scores the goats' last layer with a malus ([`Worker::last_layer_malus`])
+    /// has keys of its own, so that it and a search without the malus (the same engine
+    /// searching for the tigers, or analysing) never read each other's values.
     fn table_key(&self, position: &Position, ply: usize) -> u64 {
-        let key = position.hash();
-        let earlier = self.since_irreversible[ply] ^ key;
-        if earlier == 0 || !self.forbid_applies(position) {
-            key
-        } else {
-            key ^ mix(earlier)
-        }
+        let own = position.hash();
+        let earlier = self.since_irreversible[ply] ^ own;
+        let forbid = earlier != 0 && self.forbid_applies(position);
+        table_key_of(own, forbid.then_some(earlier), self.last_layer_malus)
     }
 
     /// The keys of the search path before `ply`, the root first.
@@ -536,5 +554,26 @@ impl<'a> Worker<'a> {
             bound,
         );
         best_value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn searches_with_and_without_the_last_layer_malus_keep_apart() {
+        let (own, earlier) = (0x1234_5678_9abc_def0, 0x0fed_cba9_8765_4321);
+        for history in [None, Some(earlier)] {
+            let plain = table_key_of(own, history, 0);
+            assert_ne!(plain, table_key_of(own, history, 150), "{history:?}");
+            assert_eq!(
+                table_key_of(own, history, 150),
+                table_key_of(own, history, 80),
+                "{history:?}"
+            );
+        }
+        assert_eq!(table_key_of(own, None, 0), own);
+        assert_ne!(table_key_of(own, Some(earlier), 0), own);
     }
 }
