@@ -202,19 +202,7 @@ fn read_checked(
             path: path.to_path_buf(),
             source,
         })?;
-    let (rules, captured, positions) = expected.unwrap_or_else(|| match bytes.len() {
-        // Too short: parse_header reports it before comparing anything.
-        len if len < HEADER_LEN => (TableRules::default(), 0, 0),
-        _ => (
-            TableRules {
-                forced_capture: bytes[12] == 1,
-                captures_to_win: bytes[13],
-            },
-            bytes[14],
-            u64_at(&bytes, 16),
-        ),
-    });
-    let header = parse_header(path, &bytes, bytes.len() as u64, rules, captured, positions)?;
+    let header = parse_header(path, &bytes, bytes.len() as u64, expected)?;
     check_payload(path, &header, &bytes[HEADER_LEN..], u32_at(&bytes, 88))?;
     let identity = FileIdentity::new(&metadata, u32_at(&bytes, 92));
     bytes.drain(..HEADER_LEN);
@@ -287,7 +275,12 @@ pub fn open_forbid(
         source,
     };
     let (mut file, metadata, head) = open_with_head(path, HEADER_LEN)?;
-    let header = parse_header(path, &head, metadata.len(), rules, captured, positions)?;
+    let header = parse_header(
+        path,
+        &head,
+        metadata.len(),
+        Some((rules, captured, positions)),
+    )?;
     let identity = FileIdentity::new(&metadata, u32_at(&head, 92));
     // SAFETY: the map is read-only and private to this process; its length is checked below,
     // so no access goes past the end of the file as it was mapped. Undefined behaviour would
@@ -332,14 +325,13 @@ pub fn open_forbid(
 }
 
 /// Checks the header of a forbid file of `file_len` bytes (`bytes` holds at least its
-/// header, when the file is that long) for `rules`, layer `captured`, `positions` classes.
+/// header, when the file is that long), for the `expected` rules, layer and classes per side
+/// when given, else for those the header states; the length must be the one its classes give.
 fn parse_header(
     path: &Path,
     bytes: &[u8],
     file_len: u64,
-    rules: TableRules,
-    captured: u8,
-    positions: u64,
+    expected: Option<(TableRules, u8, u64)>,
 ) -> Result<ForbidHeader, TablebaseError> {
     let corrupt = |reason| TablebaseError::Corrupt {
         path: path.to_path_buf(),
@@ -381,20 +373,22 @@ fn parse_header(
         node_budget: u64_at(bytes, 32),
         counts,
     };
-    if header.rules != rules {
-        return Err(TablebaseError::MismatchedRules {
-            path: path.to_path_buf(),
-            expected: rules,
-            found: header.rules,
-        });
+    if let Some((rules, captured, positions)) = expected {
+        if header.rules != rules {
+            return Err(TablebaseError::MismatchedRules {
+                path: path.to_path_buf(),
+                expected: rules,
+                found: header.rules,
+            });
+        }
+        if header.captured != captured || header.positions != positions {
+            return Err(corrupt(Corruption::BadHeader));
+        }
     }
-    if header.captured != captured || header.positions != positions {
-        return Err(corrupt(Corruption::BadHeader));
-    }
-    let expected = HEADER_LEN as u64 + 2 * positions.div_ceil(4);
-    if file_len != expected {
+    let expected_len = HEADER_LEN as u64 + 2 * header.positions.div_ceil(4);
+    if file_len != expected_len {
         return Err(corrupt(Corruption::Truncated {
-            expected,
+            expected: expected_len,
             found: file_len,
         }));
     }
@@ -492,5 +486,74 @@ mod tests {
                 "{positions}"
             );
         }
+    }
+
+    #[test]
+    fn the_read_back_check_takes_the_header_s_layer_and_a_reader_compares_it() {
+        let dir = std::env::temp_dir().join(format!("baghchal-forbid-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = forbid_path(&dir, 3);
+        let rules = TableRules {
+            forced_capture: false,
+            captures_to_win: 4,
+        };
+        let positions = 10u64;
+        let codes: Vec<u8> = (0..2 * positions).map(|i| (i % 4) as u8).collect();
+        let mut counts = [[0u64; 3]; 2];
+        for (side, side_codes) in codes.chunks(positions as usize).enumerate() {
+            for &code in side_codes.iter().filter(|&&c| c != 0) {
+                counts[side][usize::from(code) - 1] += 1;
+            }
+        }
+        let header = ForbidHeader {
+            rules,
+            captured: 3,
+            positions,
+            max_states: 24,
+            node_budget: 1000,
+            counts,
+        };
+        write_forbid(&path, &header, &codes).unwrap();
+        // The read-back check needs nothing but the file.
+        assert!(check_forbid_file(&path).is_ok());
+        let (read, read_codes) = read_forbid(&path, rules, 3, positions).unwrap();
+        assert_eq!((read, read_codes), (header, codes));
+        // A reader that expects another layer, size or rules refuses it.
+        let bad_header = |e: Option<TablebaseError>| {
+            matches!(
+                e,
+                Some(TablebaseError::Corrupt {
+                    reason: Corruption::BadHeader,
+                    ..
+                })
+            )
+        };
+        assert!(bad_header(read_forbid(&path, rules, 2, positions).err()));
+        assert!(bad_header(
+            read_forbid(&path, rules, 3, positions + 1).err()
+        ));
+        let other = TableRules {
+            forced_capture: true,
+            ..rules
+        };
+        assert!(matches!(
+            read_forbid(&path, other, 3, positions),
+            Err(TablebaseError::MismatchedRules { .. })
+        ));
+        // A file one byte short is named truncated by both, from its header's own size.
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+        let truncated = |e: Option<TablebaseError>| {
+            matches!(
+                e,
+                Some(TablebaseError::Corrupt {
+                    reason: Corruption::Truncated { .. },
+                    ..
+                })
+            )
+        };
+        assert!(truncated(check_forbid_file(&path).err()));
+        assert!(truncated(read_forbid(&path, rules, 3, positions).err()));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
