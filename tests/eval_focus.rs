@@ -4,8 +4,8 @@
 mod tb_common;
 
 use baghchal::tablebase::Wdl;
-use baghchal::tuning::focus::{walk, Focus, Walks};
-use baghchal::{Position, Repetition};
+use baghchal::tuning::focus::{is_last_layer_draw, walk, Focus, Walks};
+use baghchal::{Position, Repetition, Rules};
 use tb_common::{rules, sample, tables};
 
 const EVERYWHERE: Focus = Focus {
@@ -129,5 +129,84 @@ fn the_focus_reads_empty_points_and_goats_in_hand() {
     ] {
         let position: Position = text.parse().unwrap();
         assert_eq!(focus.contains(&position), wanted, "{text}");
+    }
+}
+
+/// The goats' last layer's table draws (weighted up by `network_train --last-layer-draws`):
+/// movement phase, one capture short of the tigers' win under the rules given, draws only,
+/// either side to move.
+#[test]
+fn last_layer_draws_are_movement_draws_one_capture_short() {
+    let default = Rules::default();
+    let short_game = rules(Repetition::Draw);
+    for (text, wdl, rules, wanted) in [
+        (
+            "GGGGG/GTG1G/GG3/GG1TT/GGTGG g 0 4",
+            Wdl::Draw,
+            default,
+            true,
+        ),
+        (
+            "GGGGG/GTG1G/GG3/GG1TT/GGTGG t 0 4",
+            Wdl::Draw,
+            default,
+            true,
+        ),
+        (
+            "GGGGG/GTG1G/GG3/GG1TT/GGTGG g 0 4",
+            Wdl::Win,
+            default,
+            false,
+        ),
+        (
+            "GGGGG/GTG1G/GG3/GG1TT/GGTGG t 0 4",
+            Wdl::Loss,
+            default,
+            false,
+        ),
+        (
+            "GGGGG/GTGGG/GG3/GG1TT/GGTGG g 0 3",
+            Wdl::Draw,
+            default,
+            false,
+        ),
+        (
+            "GGGGG/GTGGG/GGG2/GG1TT/GGTGG g 0 2",
+            Wdl::Draw,
+            default,
+            false,
+        ),
+        (
+            "GT2T/GG1GG/GGT1G/GGTG1/GGGG1 g 1 4",
+            Wdl::Draw,
+            default,
+            false,
+        ),
+        (
+            "GGGGG/GTGGG/GGG2/GG1TT/GGTGG g 0 2",
+            Wdl::Draw,
+            short_game,
+            false,
+        ),
+        (
+            "GGGGG/GTGGG/GGGG1/GG1TT/GGTGG t 0 1",
+            Wdl::Draw,
+            short_game,
+            true,
+        ),
+        (
+            "GGGGG/GTG1G/GG3/GG1TT/GGTGG g 0 4",
+            Wdl::Draw,
+            short_game,
+            false,
+        ),
+    ] {
+        let position: Position = text.parse().unwrap();
+        assert_eq!(
+            is_last_layer_draw(&position, wdl, &rules),
+            wanted,
+            "{text} {wdl:?} {}",
+            rules.captures_to_win
+        );
     }
 }

@@ -11,11 +11,14 @@
 # output). FOCUS=1 adds the data for the weak spots (OUT_DIR/g.tsv: tablebase-labelled
 # positions on short walks from the games' crowded movement-phase and late-placement positions,
 # `eval_focus`; docs/eval.md, "Data for the weak spots"), FOCUS=2 adds it twice (weight 2):
-# the candidates of that section, not the committed network.
+# the candidates of that section, not the committed network. FOCUS_EMPTY=5 takes that data's
+# movement-phase focus to 5 empty points (the goats' last layer included; OUT_DIR/g5.tsv, default
+# 4). LAST_DRAWS=N trains each table draw of the goats' last movement-phase layer N times
+# (`network_train --last-layer-draws`; default 1).
 set -euo pipefail
 
 if [ $# -lt 1 ]; then
-    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 tables=$1
@@ -24,6 +27,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 threads=${THREADS:-1}
 
 focus=${FOCUS:-0}
+focus_empty=${FOCUS_EMPTY:-4}
+last_draws=${LAST_DRAWS:-1}
 cargo build --release --manifest-path "$here/Cargo.toml" \
     --example eval_data --example eval_focus --example network_train
 bin=${CARGO_TARGET_DIR:-$here/target}/release/examples
@@ -46,13 +51,25 @@ sets=(a b c d)
 distinct=(a b c d)
 command="tools/network.sh TABLES"
 if [ "$focus" != 0 ]; then
-    # Three walks of up to 12 plies from each game position of a..d with at most 4 empty points
-    # (movement) or 1 to 3 goats in hand; 90% of the plies are moves the tables call best.
-    data eval_focus g --from "$out/a.tsv" --from "$out/b.tsv" --from "$out/c.tsv" \
-        --from "$out/d.tsv" --seed 3 --walks 3 --plies 12 --best 90 --max-empty 4 --max-hand 3
-    for _ in $(seq "$focus"); do sets+=(g); done
-    distinct+=(g)
+    # Three walks of up to 12 plies from each game position of a..d with at most 4 (or
+    # FOCUS_EMPTY) empty points (movement) or 1 to 3 goats in hand; 90% of the plies are moves
+    # the tables call best.
+    focus_set=g
+    if [ "$focus_empty" != 4 ]; then
+        focus_set=g$focus_empty
+        command="FOCUS_EMPTY=$focus_empty $command"
+    fi
+    data eval_focus "$focus_set" --from "$out/a.tsv" --from "$out/b.tsv" --from "$out/c.tsv" \
+        --from "$out/d.tsv" --seed 3 --walks 3 --plies 12 --best 90 --max-empty "$focus_empty" \
+        --max-hand 3
+    for _ in $(seq "$focus"); do sets+=("$focus_set"); done
+    distinct+=("$focus_set")
     command="FOCUS=$focus $command"
+fi
+weights=()
+if [ "$last_draws" != 1 ]; then
+    weights=(--last-layer-draws "$last_draws")
+    command="LAST_DRAWS=$last_draws $command"
 fi
 files=()
 for set in "${sets[@]}"; do files+=(--data "$out/$set.tsv"); done
@@ -60,7 +77,7 @@ samples=()
 for set in "${distinct[@]}"; do samples+=("$out/$set.tsv"); done
 
 "$bin/network_train" --holdout "$here/tests/data/holdout" "${files[@]}" \
-    --epochs 6 --rate 0.05 --seed 1 --out "$here/src/search/network/network.bin" \
+    "${weights[@]}" --epochs 6 --rate 0.05 --seed 1 --out "$here/src/search/network/network.bin" \
     --command "$command"
 # A sample of the training data (held-out positions left out, as in training), for the test
 # that keeps the two apart.

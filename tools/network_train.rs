@@ -7,12 +7,15 @@
 //! before anything else, and counted: they are never trained on. One position in ten (by a
 //! hash of the position, so the split does not depend on the file order) is held back and its
 //! error reported; the file's header records the command, the data and both errors. The same
-//! data, settings and seed give the same file, byte for byte.
+//! data, settings and seed give the same file, byte for byte. `--last-layer-draws N` counts
+//! each training position that is a table draw of the goats' last movement-phase layer `N`
+//! times (`baghchal::tuning::focus::is_last_layer_draw`; held-back positions count once).
 
 use std::path::PathBuf;
 
 use baghchal::cli::RulesArgs;
 use baghchal::tuning::data::read_labelled;
+use baghchal::tuning::focus::is_last_layer_draw;
 use baghchal::tuning::holdout::held_out_positions;
 use baghchal::tuning::network_fit::{Fit, FitOptions, Sample};
 use baghchal::Position;
@@ -36,6 +39,10 @@ struct Args {
     /// Seed of the sample order.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Times each training position that is a table draw of the goats' last movement-phase
+    /// layer (no goats in hand, one capture short of the tigers' win) is trained on.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    last_layer_draws: u32,
     /// The weights file to write.
     #[arg(long)]
     out: PathBuf,
@@ -55,7 +62,7 @@ fn run(args: &Args) -> Result<(), String> {
     let rules = args.rules.rules();
     let excluded = held_out_positions(&args.holdout)?;
     let (mut train, mut held) = (Vec::new(), Vec::new());
-    let mut dropped = 0u64;
+    let (mut dropped, mut weighted) = (0u64, 0u64);
     for path in &args.data {
         read_labelled(path, |labelled| {
             if excluded.contains(&labelled.position) {
@@ -65,6 +72,9 @@ fn run(args: &Args) -> Result<(), String> {
             let sample = Sample::new(&labelled.position, labelled.value.wdl, &rules);
             if is_held_back(&labelled.position) {
                 held.push(sample);
+            } else if is_last_layer_draw(&labelled.position, labelled.value.wdl, &rules) {
+                weighted += 1;
+                train.extend((0..args.last_layer_draws).map(|_| sample));
             } else {
                 train.push(sample);
             }
@@ -72,8 +82,10 @@ fn run(args: &Args) -> Result<(), String> {
         })?;
     }
     eprintln!(
-        "network_train: {} training, {} held back, {dropped} held-out test positions dropped",
+        "network_train: {} training ({weighted} last-layer draws, each {} times), {} held back, \
+         {dropped} held-out test positions dropped",
         train.len(),
+        args.last_layer_draws,
         held.len()
     );
     let options = FitOptions {

@@ -5,8 +5,8 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::tablebase::Tablebase;
-use crate::{Position, Repetition};
+use crate::tablebase::{Tablebase, Wdl};
+use crate::{Position, Repetition, Rules};
 
 /// Which positions are wanted.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -25,6 +25,17 @@ impl Focus {
             hand => hand <= self.max_hand,
         }
     }
+}
+
+/// Whether `position`, of table value `wdl` for the side to move, is a table draw of the goats'
+/// last movement-phase layer under `rules` (no goats in hand, one capture short of the tigers'
+/// win: 5 empty points by default). The network scored these as a large tigers' edge, so
+/// `network_train --last-layer-draws N` counts them `N` times (docs/eval.md, "Data for the weak
+/// spots").
+pub fn is_last_layer_draw(position: &Position, wdl: Wdl, rules: &Rules) -> bool {
+    wdl == Wdl::Draw
+        && position.goats_in_hand() == 0
+        && position.goats_captured() + 1 == rules.captures_to_win
 }
 
 /// How the walks go.
