@@ -16,13 +16,21 @@ const SPAN_BLOCKS: u64 = 4;
 /// Most pairs given symbols in one pass over the sequence.
 const PAIRS_PER_PASS: usize = 32;
 
+/// Adjacent pairs counted at a time: the sort's buffers hold 8 bytes a pair of one chunk, not of
+/// the whole segment (docs/tablebase.md, "Seventh pass").
+const COUNT_CHUNK: usize = 1 << 22;
+
 /// Scratch buffers of the pair search, reused from segment to segment.
 #[derive(Default)]
 struct Scratch {
-    /// The adjacent pairs of the sequence as `a << 12 | b`, sorted.
+    /// The adjacent pairs of one chunk of the sequence as `a << 12 | b`, sorted.
     keys: Vec<u32>,
     /// The other buffer of the radix sort.
     sorted: Vec<u32>,
+    /// Each distinct pair of the sequence and its count, by key.
+    totals: Vec<(u32, u32)>,
+    /// The other buffer of the merge into `totals`.
+    merged: Vec<(u32, u32)>,
 }
 
 /// Bits of a symbol in a pair key.
@@ -213,33 +221,18 @@ fn pair_dictionary(sequence: &mut Vec<u16>, scratch: &mut Scratch) -> (Vec<(u16,
     let mut left_count = vec![0u8; MAX_SYMBOLS];
     let mut chosen: Vec<(u16, u16, u16)> = Vec::new();
     while 3 + pairs.len() < MAX_SYMBOLS && sequence.len() >= 2 {
-        let keys = &mut scratch.keys;
-        keys.clear();
-        keys.extend(
-            sequence
-                .windows(2)
-                .map(|w| u32::from(w[0]) << SYMBOL_BITS | u32::from(w[1])),
-        );
-        radix_sort(keys, &mut scratch.sorted);
+        count_pairs(sequence, COUNT_CHUNK, scratch);
         candidates.clear();
-        let mut i = 0;
-        while i < keys.len() {
-            let key = keys[i];
-            let mut j = i + 1;
-            while j < keys.len() && keys[j] == key {
-                j += 1;
-            }
+        for &(key, count) in &scratch.totals {
             let (a, b) = (
                 (key >> SYMBOL_BITS) as u16,
                 (key & ((1 << SYMBOL_BITS) - 1)) as u16,
             );
-            let count = (j - i) as u32;
             if count >= MIN_PAIR_COUNT
                 && lens[usize::from(a)] + lens[usize::from(b)] <= MAX_BLOCK_VALUES
             {
                 candidates.push((count, a, b));
             }
-            i = j;
         }
         candidates.sort_by_key(|&(count, a, b)| (std::cmp::Reverse(count), a, b));
         let room = MAX_SYMBOLS - 3 - pairs.len();
@@ -289,6 +282,53 @@ fn pair_dictionary(sequence: &mut Vec<u16>, scratch: &mut Scratch) -> (Vec<(u16,
         }
     }
     (pairs, lens)
+}
+
+/// Counts the adjacent pairs of `sequence` into `scratch.totals` as `(a << 12 | b, count)`, by
+/// key: `chunk` pairs at a time are sorted and their runs merged into the totals.
+fn count_pairs(sequence: &[u16], chunk: usize, scratch: &mut Scratch) {
+    let Scratch {
+        keys,
+        sorted,
+        totals,
+        merged,
+    } = scratch;
+    totals.clear();
+    let pairs = sequence.len().saturating_sub(1);
+    let mut start = 0;
+    while start < pairs {
+        let end = (start + chunk.max(1)).min(pairs);
+        keys.clear();
+        keys.extend(
+            sequence[start..=end]
+                .windows(2)
+                .map(|w| u32::from(w[0]) << SYMBOL_BITS | u32::from(w[1])),
+        );
+        radix_sort(keys, sorted);
+        merged.clear();
+        let (mut i, mut t) = (0, 0);
+        while i < keys.len() {
+            let key = keys[i];
+            let mut j = i + 1;
+            while j < keys.len() && keys[j] == key {
+                j += 1;
+            }
+            while t < totals.len() && totals[t].0 < key {
+                merged.push(totals[t]);
+                t += 1;
+            }
+            let mut count = (j - i) as u32;
+            if t < totals.len() && totals[t].0 == key {
+                count += totals[t].1;
+                t += 1;
+            }
+            merged.push((key, count));
+            i = j;
+        }
+        merged.extend_from_slice(&totals[t..]);
+        std::mem::swap(totals, merged);
+        start = end;
+    }
 }
 
 /// Sorts 24-bit keys (two stable passes of 12 bits).
@@ -389,6 +429,39 @@ mod tests {
         let packed = layer.decode_all().unwrap();
         for (i, &value) in values.iter().enumerate() {
             assert_eq!(packed[i / 4] >> (2 * (i % 4)) & 3, value);
+        }
+    }
+
+    #[test]
+    fn pairs_counted_in_chunks_add_up_to_the_pairs_of_the_whole_sequence() {
+        let mut x = 7u32;
+        let sequence: Vec<u16> = (0..10_000)
+            .map(|i| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                // Runs and a few symbols above 2, so that pairs repeat across chunks.
+                if i % 100 < 60 {
+                    1
+                } else {
+                    (x >> 16) as u16 % 7
+                }
+            })
+            .collect();
+        let mut expected = std::collections::BTreeMap::new();
+        for w in sequence.windows(2) {
+            *expected
+                .entry(u32::from(w[0]) << SYMBOL_BITS | u32::from(w[1]))
+                .or_insert(0u32) += 1;
+        }
+        let expected: Vec<(u32, u32)> = expected.into_iter().collect();
+        for chunk in [1, 2, 333, 4096, 9_999, 10_000, 1 << 22] {
+            let mut scratch = Scratch::default();
+            count_pairs(&sequence, chunk, &mut scratch);
+            assert_eq!(scratch.totals, expected, "chunk {chunk}");
+            // Reused: a shorter sequence starts from nothing.
+            count_pairs(&sequence[..2], chunk, &mut scratch);
+            assert_eq!(scratch.totals.len(), 1, "chunk {chunk}");
+            count_pairs(&sequence[..1], chunk, &mut scratch);
+            assert!(scratch.totals.is_empty(), "chunk {chunk}");
         }
     }
 
