@@ -28,8 +28,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::OnceLock;
 
-/// Values per segment written by `tb compress` (the last one may be shorter; the file says).
-pub const SEGMENT_VALUES: u32 = 1 << 24;
+/// Values per segment written by `tb compress` (the last one may be shorter; the file says; any
+/// size is read). 2^26 rather than 2^24: a quarter of the per-segment tables, which a random
+/// probe reads, so more of them stay cached (docs/tablebase.md, "Seventh pass").
+pub const SEGMENT_VALUES: u32 = 1 << 26;
 /// Fewest values between two entries of a segment's sparse block index, as a power of two (the
 /// span of every segment written before spans were chosen per segment).
 pub const MIN_SPAN_LOG2: u32 = 12;
