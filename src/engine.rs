@@ -23,6 +23,7 @@ pub use crate::search::{
     Bound, EngineOptions, Evaluation, Limits, ParseStrategyError, Score, SearchInfo,
     SearchObserver, SearchResult, Silent, Strategy,
 };
+use crate::tablebase::builtin::BuiltinTables;
 
 /// What a `go` now would do with the engine's game (see [`Engine::search_status`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,6 +68,8 @@ impl Engine {
     /// An engine at the start position of `options.rules`.
     pub fn new(options: EngineOptions) -> Engine {
         let options = options.clamped();
+        // Read the built-in values now (a few ms), not in the first search's time.
+        BuiltinTables::get();
         let mut tablebase = TablebaseSlot::default();
         tablebase.update(options.tablebase_path.as_deref(), &options.rules);
         Engine {

@@ -15,6 +15,7 @@ use super::root::aspiration;
 use super::score::{is_mate, Bound, Score, Value, INFINITE, MATE};
 use super::simple::{greedy_move, guess_reply, random_move};
 use super::skill::{Candidate, Skill};
+use super::tb::builtin::builtin_root;
 use super::tb::root::{root as tablebase_root, TbRoot};
 use super::tb::TbProbe;
 use super::time::{Control, TimePlan};
@@ -155,7 +156,11 @@ pub fn run(context: &SearchContext<'_>, observer: &mut dyn SearchObserver) -> Se
     let result = match context.options.strategy {
         Strategy::Search => {
             let moves: Vec<Move> = root_moves.iter().map(|root_move| root_move.mv).collect();
-            match tablebase_root(context, &moves, observer) {
+            let tb_root = match tablebase_root(context, &moves, observer) {
+                TbRoot::NotCovered => builtin_root(game, context.options, &moves),
+                covered => covered,
+            };
+            match tb_root {
                 TbRoot::NotCovered => search(context, root_moves, observer),
                 TbRoot::Decided(result) => result,
                 TbRoot::Keep(keeping) => {

@@ -419,7 +419,6 @@ impl fmt::Debug for LayerValues {
 
 impl LayerValues {
     /// Values held in memory (not mapped from a file).
-    #[cfg(test)]
     pub(crate) fn owned(values: Vec<u8>) -> LayerValues {
         LayerValues {
             storage: Storage::Owned(values),

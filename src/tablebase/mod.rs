@@ -5,6 +5,7 @@
 //! increasing distance and positions never resolved are draws (cycles). Positions are stored
 //! once per class under the 8 symmetries of the board ([`index`]).
 
+pub mod builtin;
 pub mod cli;
 pub mod compressed;
 pub mod file;

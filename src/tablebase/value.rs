@@ -20,6 +20,17 @@ pub enum Wdl {
     Loss,
 }
 
+impl Wdl {
+    /// The same result seen from the other side.
+    pub fn negate(self) -> Wdl {
+        match self {
+            Wdl::Win => Wdl::Loss,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::Loss => Wdl::Win,
+        }
+    }
+}
+
 impl fmt::Display for Wdl {
     /// `win`, `draw` or `loss`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -59,11 +70,7 @@ impl TbValue {
     /// The same position seen from the other side.
     pub fn negate(self) -> TbValue {
         TbValue {
-            wdl: match self.wdl {
-                Wdl::Win => Wdl::Loss,
-                Wdl::Draw => Wdl::Draw,
-                Wdl::Loss => Wdl::Win,
-            },
+            wdl: self.wdl.negate(),
             plies_to_end: self.plies_to_end,
         }
     }

@@ -26,6 +26,7 @@
 //! ends in a win for someone (whoever runs out of new positions first loses): table draws are
 //! not results there, and the search goes on below them with the evaluation.
 
+pub mod builtin;
 pub mod forbid;
 pub mod load;
 pub mod node;
@@ -38,7 +39,7 @@ use crate::search::report::SearchInfo;
 use crate::search::score::Score;
 use crate::tablebase::forbid::tables::ForbidTables;
 use crate::tablebase::{TableRules, Tablebase, TbValue, Wdl};
-use crate::{Game, Repetition, Rules};
+use crate::{Game, Position, Repetition, Rules};
 
 use super::score::{mate_in, mated_in, Value, DRAW, MAX_PLY};
 
@@ -49,6 +50,16 @@ const NO_ROOT_VALUE: u8 = 0;
 const WIN_ROOT: u8 = 1;
 const DRAW_ROOT: u8 = 2;
 const LOSS_ROOT: u8 = 3;
+
+/// Whether `child`, reached from `game`'s position, ends the game by repetition (the draw rule,
+/// a position already in the game).
+pub fn repeats_in(game: &Game, child: &Position) -> bool {
+    game.rules().repetition == Repetition::Draw
+        && game
+            .positions()
+            .iter()
+            .any(|position| position.hash() == child.hash())
+}
 
 /// Win/draw/loss per mille of a drawn table position.
 pub const DRAW_WDL: [u32; 3] = [0, 1000, 0];

@@ -3,12 +3,12 @@
 use crate::search::report::{SearchInfo, SearchObserver, SearchResult};
 use crate::search::score::{Bound, Score, Value};
 use crate::tablebase::{Tablebase, TbValue, Wdl};
-use crate::{Game, Move, Repetition, Side};
+use crate::{Game, Move, Side};
 
 use super::super::thread::SearchContext;
 use super::forbid::ForbidRoot;
 use super::press::pressing_moves;
-use super::{value_at, DRAW_WDL};
+use super::{repeats_in, value_at, DRAW_WDL};
 
 /// Longest principal variation read from the tables.
 const MAX_TABLE_LINE: usize = 64;
@@ -33,12 +33,7 @@ pub enum TbRoot {
 /// `None` when the position reached is not in the tables.
 pub fn root_move_value(tables: &Tablebase, game: &Game, mv: Move) -> Option<TbValue> {
     let child = game.position().played(mv);
-    if game.rules().repetition == Repetition::Draw
-        && game
-            .positions()
-            .iter()
-            .any(|position| position.hash() == child.hash())
-    {
+    if repeats_in(game, &child) {
         return Some(TbValue::DRAW);
     }
     let value = tables.probe(&child)?.negate();

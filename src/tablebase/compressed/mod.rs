@@ -183,8 +183,8 @@ impl CompressedLayer {
         })
     }
 
-    /// A layer of `positions` values from a payload in memory, with a blank header (tests).
-    #[cfg(test)]
+    /// A layer of `positions` values from a payload in memory, with a blank header (the
+    /// built-in values, [`super::builtin`], and tests).
     pub(crate) fn from_payload(payload: Vec<u8>, positions: u64) -> Option<CompressedLayer> {
         use super::file::{LayerHeader, LayerValues};
         use super::stamp::FileIdentity;
