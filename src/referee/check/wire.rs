@@ -59,12 +59,14 @@ impl Wire {
     /// Sends one line.
     ///
     /// # Errors
-    /// The engine's pipe is closed.
+    /// The engine's pipe is closed. The reason is the engine's end, worded as when a read finds
+    /// it: whether a dying engine is seen while writing or while reading is a race.
     pub fn send(&mut self, line: &str) -> Result<(), String> {
         self.record(format!("> {line}"));
-        self.engine
-            .send(line)
-            .map_err(|e| format!("cannot send \"{line}\": {e}"))
+        self.engine.send(line).map_err(|error| {
+            self.record(format!("({error})"));
+            error.to_string()
+        })
     }
 
     /// The next line before `deadline`; `Ok(None)` when none came in time.
