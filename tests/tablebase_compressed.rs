@@ -46,8 +46,15 @@ fn compressed_dir() -> &'static Path {
     DIR.get_or_init(|| {
         let dir = temp("tb-compressed-target");
         let _ = std::fs::remove_dir_all(&dir);
-        let reports =
-            compress_dir(plain_dir(), &dir, 2, WRITTEN_BLOCK_BYTES, NO_PROGRESS).expect("compress");
+        let reports = compress_dir(
+            plain_dir(),
+            &dir,
+            2,
+            WRITTEN_BLOCK_BYTES,
+            false,
+            NO_PROGRESS,
+        )
+        .expect("compress");
         assert_eq!(reports.len(), 4);
         dir
     })
@@ -190,8 +197,8 @@ fn compressed_tables_verify_and_compress_resumes() {
         "{checks:?}"
     );
     // Compressing again keeps every layer.
-    let again =
-        compress_dir(plain_dir(), dir, 1, WRITTEN_BLOCK_BYTES, NO_PROGRESS).expect("compress");
+    let again = compress_dir(plain_dir(), dir, 1, WRITTEN_BLOCK_BYTES, false, NO_PROGRESS)
+        .expect("compress");
     assert!(again.iter().all(|report| report.resumed), "{again:?}");
     // Fewer bytes than the uncompressed tigers-to-move values alone (2 bits a value).
     for report in &again {
@@ -283,7 +290,7 @@ fn compressed_32_dir() -> &'static Path {
     DIR.get_or_init(|| {
         let dir = temp("tb-compressed-32");
         let _ = std::fs::remove_dir_all(&dir);
-        compress_dir(plain_dir(), &dir, 2, 32, NO_PROGRESS).expect("compress");
+        compress_dir(plain_dir(), &dir, 2, 32, false, NO_PROGRESS).expect("compress");
         dir
     })
 }

@@ -267,6 +267,7 @@ fn tb_commands_write_to_the_writer_they_are_handed() {
         placement: false,
         max_in_hand: 20,
         compress: false,
+        movement: false,
         threads: Some(2),
     });
     assert_eq!(result, Ok(()));

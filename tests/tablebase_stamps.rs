@@ -211,7 +211,8 @@ fn a_fresh_compression_is_trusted_at_the_first_open() {
     // Into another directory (`tb compress DIR --out OUT`): the movement tables copied there
     // and the compressed layers written there are all stamped.
     let out = empty_dir("compress-out");
-    let reports = compress_dir(&source, &out, 2, WRITTEN_BLOCK_BYTES, &quiet).expect("compress");
+    let reports =
+        compress_dir(&source, &out, 2, WRITTEN_BLOCK_BYTES, false, &quiet).expect("compress");
     assert_eq!(reports.len(), 4);
     let mut expected: Vec<String> = file_names(&table_files(&out));
     assert_eq!(expected.len(), 2, "the movement tables");
@@ -227,7 +228,8 @@ fn a_fresh_compression_is_trusted_at_the_first_open() {
 
     // Into the same directory (`tb gen --placement --compress`): the compressed layers, read
     // instead of the uncompressed ones, are trusted too.
-    compress_dir(&source, &source, 2, WRITTEN_BLOCK_BYTES, &quiet).expect("compress in place");
+    compress_dir(&source, &source, 2, WRITTEN_BLOCK_BYTES, false, &quiet)
+        .expect("compress in place");
     let statuses = open_statuses(&source);
     assert!(statuses
         .iter()
@@ -243,7 +245,8 @@ fn a_fresh_compression_is_trusted_at_the_first_open() {
     {
         set_modified(&path, SystemTime::now() - Duration::from_secs(60));
     }
-    let again = compress_dir(&source, &out, 2, WRITTEN_BLOCK_BYTES, &quiet).expect("resumed");
+    let again =
+        compress_dir(&source, &out, 2, WRITTEN_BLOCK_BYTES, false, &quiet).expect("resumed");
     assert!(again.iter().all(|report| report.resumed), "{again:?}");
     let statuses = open_statuses(&out);
     // (The movement tables, neither copied nor read by this run, are checked at this open.)

@@ -10,7 +10,7 @@
 //! `tests/tablebase_builtin.rs` generates those tables and checks that they give the same bytes.
 
 use super::compressed::encode::encode_side;
-use super::compressed::{CompressedLayer, SEGMENT_VALUES};
+use super::compressed::{CompressedLayer, Stored, SEGMENT_VALUES};
 use super::file::{crc32, layer_path, open_layer, u32_at, u64_at};
 use super::index::LayerIndex;
 use super::placement::packed::{code_of, wdl_of};
@@ -80,7 +80,8 @@ impl BuiltinTables {
                 return None;
             }
             let payload = body.get(at + 16..at.checked_add(16 + len)?)?;
-            let layer = CompressedLayer::from_payload(payload.to_vec(), positions)?;
+            let layer =
+                CompressedLayer::from_payload(payload.to_vec(), positions, Stored::PlacementCodes)?;
             layer.check_tables(Path::new("built-in")).ok()?;
             layers.push(layer);
             at += 16 + len;
@@ -118,6 +119,7 @@ impl BuiltinTables {
             let code = |at: u64| Some(code_of(decode_value(values[(positions + at) as usize]).wdl));
             let payload = encode_side(
                 positions,
+                Stored::PlacementCodes,
                 SEGMENT_VALUES,
                 BLOCK_BYTES,
                 threads,

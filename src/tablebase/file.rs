@@ -17,8 +17,9 @@ use std::time::SystemTime;
 pub const MAGIC: [u8; 8] = *b"BAGHTB\r\n";
 /// Format version of the uncompressed files (`.bctb`).
 pub const VERSION: u32 = 1;
-/// Format version of compressed placement files (`.bctz`, [`super::compressed`]) as written:
-/// the same header, a different payload (the block size recorded in it).
+/// Format version of compressed files (`.bctz`, [`super::compressed`]: placement layers, and
+/// movement layers since they are compressed too) as written: the same header, a different
+/// payload (the block size recorded in it).
 pub const COMPRESSED_VERSION: u32 = 3;
 /// The earlier format of compressed placement files, still read: as [`COMPRESSED_VERSION`] with
 /// 64-byte blocks and 0 where the block size now is.
@@ -200,8 +201,8 @@ pub(crate) fn open_error(path: &Path, source: std::io::Error) -> TablebaseError 
 
 /// Checks everything but the payload checksum: `head` is the file's first bytes (all of them
 /// when shorter than a header), `file_len` its length, `version` the format the file must have
-/// ([`VERSION`], or [`COMPRESSED_VERSION`]: a placement layer with a payload of any length, of
-/// that version or [`COMPRESSED_VERSION_2`]).
+/// ([`VERSION`], or [`COMPRESSED_VERSION`]: a payload of any length, a placement layer of that
+/// version or [`COMPRESSED_VERSION_2`] or a movement layer of that version).
 /// Returns the header and payload checksum.
 fn parse_header(
     head: &[u8],
@@ -232,7 +233,8 @@ fn parse_header(
     let payload_len = u64_at(head, 24);
     let side_len = side_bytes(head[15], positions);
     let length_fits = if version == COMPRESSED_VERSION {
-        head[15] > 0 && side_len.is_some()
+        // Compressed movement layers (0 in hand) came with version 3.
+        (head[15] > 0 || found == COMPRESSED_VERSION) && side_len.is_some()
     } else {
         side_len.and_then(|n| n.checked_mul(2)) == Some(payload_len)
     };

@@ -1,8 +1,9 @@
 //! Opening tables and looking up positions.
 
+use super::compressed::compressed_movement_path;
+use super::compressed::movement::{open_movement, MovementValues};
 use super::file::{
-    layer_path, map_layer, open_layer_stamped, LayerHeader, LayerValues, PayloadCheck,
-    PayloadStatus,
+    layer_path, map_file, map_layer, LayerHeader, PayloadCheck, PayloadStatus, COMPRESSED_VERSION,
 };
 use super::index::{LayerIndex, CLASSES_PER_LAYER};
 use super::placement::PlacementTables;
@@ -20,9 +21,10 @@ use std::sync::Arc;
 #[derive(Debug)]
 pub struct Tablebase {
     rules: TableRules,
-    dir: PathBuf,
     /// Per layer (goats captured): goats-to-move values, then tigers-to-move values.
-    layers: Vec<LayerValues>,
+    layers: Vec<MovementValues>,
+    /// Per layer: the file opened (uncompressed, else compressed).
+    paths: Vec<PathBuf>,
     headers: Vec<LayerHeader>,
     /// Per layer: checked now, or vouched for by a verified stamp.
     statuses: Vec<PayloadStatus>,
@@ -79,20 +81,21 @@ impl Tablebase {
     ) -> Result<Tablebase, TablebaseError> {
         rules.check_covered()?;
         let mut layers = Vec::new();
+        let mut paths = Vec::new();
         let mut headers = Vec::new();
         let mut statuses = Vec::new();
         let mut identities = Vec::new();
         let mut open_all = || -> Result<(), TablebaseError> {
             for captured in 0..rules.captures_to_win {
-                let path = layer_path(dir, captured);
-                let (header, payload, status, identity) = open_layer_stamped(&path, stamps, check)?;
+                let opened = open_movement(dir, captured, stamps, check)?;
                 // The index itself is built on the first probe of the layer, not here.
                 let positions = u64::from(CLASSES_PER_LAYER[usize::from(captured)]);
-                check_header(&path, &header, rules, 0, captured, positions)?;
-                layers.push(payload);
-                headers.push(header);
-                statuses.push(status);
-                identities.push(identity);
+                check_header(&opened.path, &opened.header, rules, 0, captured, positions)?;
+                layers.push(opened.values);
+                paths.push(opened.path);
+                headers.push(opened.header);
+                statuses.push(opened.status);
+                identities.push(opened.identity);
             }
             Ok(())
         };
@@ -102,8 +105,8 @@ impl Tablebase {
         opened?;
         Ok(Tablebase {
             rules,
-            dir: dir.to_path_buf(),
             layers,
+            paths,
             headers,
             statuses,
             identities,
@@ -127,8 +130,26 @@ impl Tablebase {
         dir: &Path,
         check: PayloadCheck,
     ) -> Result<Tablebase, TablebaseError> {
-        let rules = map_layer(&layer_path(dir, 0))?.header.rules;
-        Tablebase::open_with(dir, rules, check)
+        Tablebase::open_with(dir, Tablebase::recorded_rules(dir)?, check)
+    }
+
+    /// The rules recorded in the header of the first movement layer of `dir` (uncompressed,
+    /// else compressed; the header checked, not the values).
+    ///
+    /// # Errors
+    /// Neither file present ([`TablebaseError::NotFound`] naming the uncompressed one), or the
+    /// one found unreadable or with a bad header.
+    pub fn recorded_rules(dir: &Path) -> Result<TableRules, TablebaseError> {
+        let mapped = match map_layer(&layer_path(dir, 0)) {
+            Err(TablebaseError::NotFound { path }) => {
+                match map_file(&compressed_movement_path(dir, 0), COMPRESSED_VERSION) {
+                    Err(TablebaseError::NotFound { .. }) => Err(TablebaseError::NotFound { path }),
+                    mapped => mapped,
+                }
+            }
+            mapped => mapped,
+        }?;
+        Ok(mapped.header.rules)
     }
 
     /// The identities of the movement layers' files as opened (goats captured 0, 1, ...): what
@@ -142,10 +163,10 @@ impl Tablebase {
     /// pending (placement layers checked in the background) or corrupt (not used).
     pub fn payload_statuses(&self) -> Vec<(PathBuf, PayloadStatus)> {
         let movement = self
-            .statuses
+            .paths
             .iter()
-            .enumerate()
-            .map(|(captured, &status)| (layer_path(&self.dir, captured as u8), status));
+            .cloned()
+            .zip(self.statuses.iter().copied());
         let placement = self.placement.iter().flat_map(|placement| {
             placement.statuses().map(|(layer, status)| {
                 let path = placement.path(layer).map(Path::to_path_buf);
@@ -160,9 +181,19 @@ impl Tablebase {
         self.rules
     }
 
-    /// The stored values of layer `captured`: goats to move, then tigers to move.
-    pub(crate) fn layer(&self, captured: u8) -> &[u8] {
-        &self.layers[usize::from(captured)]
+    /// The stored values of layer `captured`: goats to move, then tigers to move (a compressed
+    /// layer decoded into memory on the first call).
+    ///
+    /// # Errors
+    /// A compressed layer whose data is inconsistent.
+    pub(crate) fn layer(&self, captured: u8) -> Result<&[u8], TablebaseError> {
+        let captured = usize::from(captured);
+        self.layers[captured].bytes(&self.paths[captured])
+    }
+
+    /// The files of the movement layers as opened (goats captured 0, 1, ...).
+    pub fn layer_paths(&self) -> &[PathBuf] {
+        &self.paths
     }
 
     /// The headers of the layers (goats captured 0, 1, ...).
@@ -198,7 +229,9 @@ impl Tablebase {
         let (class, _) = index.encode(position.tigers().0, position.empty().0);
         let side = position.side_to_move().index();
         let offset = side * index.len() as usize + class as usize;
-        Some(decode_value(self.layers[usize::from(captured)][offset]))
+        Some(decode_value(
+            self.layers[usize::from(captured)].value(offset)?,
+        ))
     }
 
     /// The value of tigers to move in the movement phase on this board (`captured` below
@@ -208,7 +241,7 @@ impl Tablebase {
         let index = LayerIndex::get(usize::from(captured) + 1);
         let empty = crate::tablebase::placement::index::FULL & !(tigers | goats);
         let (class, _) = index.encode(tigers, empty);
-        let byte = *values.get(index.len() as usize + class as usize)?;
+        let byte = values.value(index.len() as usize + class as usize)?;
         Some(decode_value(byte).wdl)
     }
 

@@ -99,10 +99,11 @@ pub fn verify_tables(
     for captured in 0..rules.captures_to_win {
         let graph = LayerGraph::new(captured, rules);
         let len = graph.index.len() as usize;
-        let layer = tables.layer(captured);
-        let next = graph
-            .next
-            .map(|_| &tables.layer(captured + 1)[..len_of(captured + 1)]);
+        let layer = tables.layer(captured)?;
+        let next = match graph.next {
+            Some(_) => Some(&tables.layer(captured + 1)?[..len_of(captured + 1)]),
+            None => None,
+        };
         let mismatches = AtomicU64::new(0);
         let done = AtomicU64::new(0);
         let examples = std::sync::Mutex::new(None);

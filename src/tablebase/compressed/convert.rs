@@ -1,6 +1,7 @@
-//! `tb compress` (uncompressed placement layers to compressed ones, resumable per layer) and
-//! the checks of compressed layers: every value against the uncompressed files
-//! ([`compare_with`]), and both sides' values for `tb verify` ([`SideReader`]).
+//! `tb compress` (uncompressed placement layers, and movement layers when asked, to compressed
+//! ones, resumable per layer) and the checks of compressed layers: every value against the
+//! uncompressed files ([`compare_with`]), and both sides' values for `tb verify`
+//! ([`SideReader`]).
 
 use super::super::file::{
     check_payload, encode_header_as, layer_path, open_layer, placement_path, write_atomic,
@@ -16,7 +17,10 @@ use super::super::placement::solve::{layers, solve_goats, TigerChildren};
 use super::super::stamp::RunStamps;
 use super::super::{TableRules, TablebaseError};
 use super::encode::encode_side;
-use super::{compressed_path, CompressedLayer, BLOCK_SIZES, SEGMENT_VALUES};
+use super::movement::{compare_movement, compress_movement, read_movement};
+use super::{
+    compressed_movement_path, compressed_path, CompressedLayer, Stored, BLOCK_SIZES, SEGMENT_VALUES,
+};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
@@ -27,7 +31,8 @@ use std::time::Instant;
 pub struct CompressReport {
     /// The layer.
     pub layer: Layer,
-    /// Tigers-to-move positions stored.
+    /// Positions stored: tigers to move of a placement layer, both sides of a movement layer
+    /// (`layer.in_hand` 0).
     pub positions: u64,
     /// Size of the uncompressed file.
     pub source_bytes: u64,
@@ -52,8 +57,9 @@ pub fn capture_wins(rules: TableRules, layer: Layer, tigers: u32, goats: u32) ->
     layer.captured + 1 == rules.captures_to_win && has_capture(tigers, goats)
 }
 
-/// Compresses the placement layers of `source` into `target` (the same directory or another;
-/// the movement layers are copied there when absent, so `target` is a complete table set).
+/// Compresses the placement layers of `source` into `target` (the same directory or another),
+/// and its movement layers when `movement` is set (else they are copied there when absent), so
+/// `target` is a complete table set.
 /// Layers already compressed in `target` with a good checksum are kept (resumable per layer);
 /// each file is written atomically. Each layer's segments are coded on `threads` threads, in
 /// blocks of `block_bytes` (one of [`BLOCK_SIZES`]; a layer compressed with another size is
@@ -68,6 +74,7 @@ pub fn compress_dir(
     target: &Path,
     threads: usize,
     block_bytes: usize,
+    movement: bool,
     progress: Progress,
 ) -> Result<Vec<CompressReport>, TablebaseError> {
     assert!(
@@ -81,13 +88,26 @@ pub fn compress_dir(
         source: source_error,
     })?;
     let stamps = RunStamps::new(target);
+    let mut reports = Vec::new();
     for captured in 0..rules.captures_to_win {
+        if movement {
+            reports.push(compress_movement(
+                source,
+                target,
+                captured,
+                rules,
+                threads,
+                block_bytes,
+                &stamps,
+                progress,
+            )?);
+            continue;
+        }
         let to = layer_path(target, captured);
         if copy_if_absent(&layer_path(source, captured), &to)? {
             stamps.written(&to);
         }
     }
-    let mut reports = Vec::new();
     for layer in layers(rules, 20) {
         let from = placement_path(source, layer.in_hand, layer.captured);
         if !from.exists() {
@@ -130,6 +150,7 @@ pub fn compress_dir(
         let report = |done: u64| progress(&phase, done, positions);
         let payload = encode_side(
             positions,
+            Stored::PlacementCodes,
             SEGMENT_VALUES,
             block_bytes,
             threads,
@@ -157,7 +178,7 @@ pub fn compress_dir(
 /// The size of a compressed file already at `path` for the layer of `header`, when it is intact
 /// (header, checksum, tables) and made from the same values (same header counts) in blocks of
 /// `block_bytes`; such a file, read whole and checked, is stamped in `stamps`.
-fn already_compressed(
+pub(crate) fn already_compressed(
     path: &Path,
     header: &LayerHeader,
     block_bytes: usize,
@@ -245,18 +266,7 @@ impl<'a> SideReader<'a> {
         let index = PlacementIndex::new(layer);
         let silent = |_: u64, _: u64| {};
         if layer.in_hand == 1 {
-            let path = layer_path(self.dir, layer.captured);
-            let (movement_header, values) = open_layer(&path)?;
-            let classes = super::super::index::CLASSES_PER_LAYER[usize::from(layer.captured)];
-            let check = super::super::solve::check_header;
-            check(
-                &path,
-                &movement_header,
-                self.rules,
-                0,
-                layer.captured,
-                u64::from(classes),
-            )?;
+            let (_, values) = read_movement(self.dir, layer.captured, self.rules)?;
             let children = TigerChildren::Movement {
                 values: &values,
                 index: LayerIndex::get(usize::from(layer.captured) + 1),
@@ -335,8 +345,9 @@ impl Comparison {
     }
 }
 
-/// Compares every compressed placement layer in `dir` with the uncompressed file of the same
-/// layer in `reference`: every tigers-to-move value decoded, every goats-to-move value derived.
+/// Compares every compressed layer in `dir` with the uncompressed file of the same layer in
+/// `reference`: the value bytes of a movement layer; every tigers-to-move value of a placement
+/// layer decoded, every goats-to-move value derived.
 ///
 /// # Errors
 /// A missing, unreadable, corrupt or mismatched file (in either directory).
@@ -350,6 +361,12 @@ pub fn compare_with(
     let rules = movement.rules;
     let mut reader = SideReader::new(dir, rules, threads);
     let mut out = Vec::new();
+    for captured in 0..rules.captures_to_win {
+        if compressed_movement_path(dir, captured).exists() {
+            progress(&format!("compare movement {captured} captured"), 0, 1);
+            out.push(compare_movement(dir, reference, captured, rules)?);
+        }
+    }
     for layer in layers(rules, 20) {
         if !compressed_path(dir, layer.in_hand, layer.captured).exists() {
             continue;
@@ -398,12 +415,13 @@ pub fn compress(
     target: &Path,
     threads: usize,
     block_bytes: usize,
+    movement: bool,
     out: &mut dyn Write,
     progress: Progress,
 ) -> Result<(), String> {
     let started = Instant::now();
-    let reports =
-        compress_dir(dir, target, threads, block_bytes, progress).map_err(|e| e.to_string())?;
+    let reports = compress_dir(dir, target, threads, block_bytes, movement, progress)
+        .map_err(|e| e.to_string())?;
     let line = |out: &mut dyn Write, text: String| {
         writeln!(out, "{text}").map_err(|e| format!("cannot write the output: {e}"))
     };
@@ -434,7 +452,10 @@ pub fn compress(
     line(out, format!("layers: {}", reports.len()))?;
     line(
         out,
-        format!("stored positions (tigers to move): {positions}"),
+        format!(
+            "stored positions (placement: tigers to move; movement, 0 in hand: both sides): \
+             {positions}"
+        ),
     )?;
     line(out, format!("uncompressed bytes: {source_bytes}"))?;
     line(out, format!("compressed bytes: {bytes}"))?;
@@ -460,11 +481,16 @@ pub fn compare(
     let comparisons = compare_with(dir, reference, threads, progress).map_err(|e| e.to_string())?;
     let mut failed = false;
     for check in &comparisons {
+        let layer = match check.layer.in_hand {
+            0 => format!("compressed movement {} captured", check.layer.captured),
+            in_hand => format!(
+                "compressed {in_hand} in hand {} captured",
+                check.layer.captured
+            ),
+        };
         writeln!(
             out,
-            "compressed {} in hand {} captured: {} positions per side, {} tigers-to-move and {} goats-to-move mismatches, counts {}",
-            check.layer.in_hand,
-            check.layer.captured,
+            "{layer}: {} positions per side, {} tigers-to-move and {} goats-to-move mismatches, counts {}",
             check.positions,
             check.tiger_mismatches,
             check.goat_mismatches,

@@ -2,7 +2,7 @@
 //! Huffman codes, blocks of 32 or 64 bytes and the sparse block index (layout in docs/tablebase.md).
 
 use super::huffman::{code_lengths, codes};
-use super::SEGMENT_HEADER;
+use super::{Stored, SEGMENT_HEADER};
 use super::{BLOCK_BYTES, MAX_BLOCK_VALUES, MAX_SPAN_LOG2, MAX_SYMBOLS, MIN_SPAN_LOG2};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -36,14 +36,16 @@ struct Scratch {
 /// Bits of a symbol in a pair key.
 const SYMBOL_BITS: u32 = 12;
 
-/// Compresses one side of a layer: `code(i)` is the 2-bit code of position `i` (0..`positions`),
-/// `None` for a don't-care position (any value may be stored), in segments of
+/// Compresses the values of a layer: `code(i)` is value `i` (0..`positions`: a 2-bit code of a
+/// placement layer's tigers to move, or a movement layer's value byte, as `stored` says), `None`
+/// for a don't-care position (any value may be stored), in segments of
 /// `segment_values` values ([`super::SEGMENT_VALUES`] in files), in blocks of `block_bytes` (one
 /// of [`super::BLOCK_SIZES`]), coded on `threads` threads (the output does not depend on their
 /// number). Returns the payload (segment size, block size and directory, then segments).
 /// `progress(done)` is called after each segment.
 pub fn encode_side(
     positions: u64,
+    stored: Stored,
     segment_values: u32,
     block_bytes: usize,
     threads: usize,
@@ -76,7 +78,7 @@ pub fn encode_side(
                         })
                         .collect();
                     let mut out = Vec::new();
-                    encode_segment(sequence, block_bytes, &mut scratch, &mut out);
+                    encode_segment(sequence, stored, block_bytes, &mut scratch, &mut out);
                     coded.lock().unwrap_or_else(|e| e.into_inner())[segment] = out;
                     progress(done.fetch_add(end - first, Ordering::Relaxed) + end - first);
                 }
@@ -95,9 +97,10 @@ pub fn encode_side(
     payload
 }
 
-/// Appends one coded segment of `sequence` (codes 0..=2) to `out`.
+/// Appends one coded segment of `sequence` (values of `stored`) to `out`.
 fn encode_segment(
     mut sequence: Vec<u16>,
+    stored: Stored,
     block_bytes: usize,
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
@@ -107,8 +110,9 @@ fn encode_segment(
         "block size {block_bytes}"
     );
     let values = sequence.len() as u32;
-    let (pairs, lens) = pair_dictionary(&mut sequence, scratch);
-    let symbols = 3 + pairs.len();
+    let alphabet = stored.alphabet();
+    let (pairs, lens) = pair_dictionary(&mut sequence, alphabet, scratch);
+    let symbols = alphabet + pairs.len();
     let mut frequencies = vec![0u64; symbols];
     for &symbol in &sequence {
         frequencies[usize::from(symbol)] += 1;
@@ -160,7 +164,7 @@ fn encode_segment(
     out.extend_from_slice(&(symbols as u16).to_le_bytes());
     out.extend_from_slice(&(span_log2 as u16).to_le_bytes());
     out.extend_from_slice(&(block_counts.len() as u32).to_le_bytes());
-    out.extend_from_slice(&[0, 0, 0, 0]);
+    out.extend_from_slice(&stored.alphabet_field().to_le_bytes());
     const { assert!(SEGMENT_HEADER == 16) };
     for (left, right) in &pairs {
         out.extend_from_slice(&left.to_le_bytes());
@@ -206,21 +210,25 @@ impl BlockWriter {
     }
 }
 
-/// Replaces frequent adjacent pairs of symbols by new symbols until the dictionary is full or
-/// no pair is frequent: returns the pairs (symbol `3 + i` is `pairs[i]`) and the number of
-/// values each symbol stands for. Several pairs are chosen per pass, the most frequent first.
+/// Replaces frequent adjacent pairs of symbols (the first `alphabet` of them values) by new
+/// symbols until the dictionary is full or no pair is frequent: returns the pairs (symbol
+/// `alphabet + i` is `pairs[i]`) and the number of values each symbol stands for. Several pairs are chosen per pass, the most frequent first.
 /// Pairs are counted by sorting them (sequential memory access: a table of counts indexed by
 /// pair would miss the cache at nearly every step).
-fn pair_dictionary(sequence: &mut Vec<u16>, scratch: &mut Scratch) -> (Vec<(u16, u16)>, Vec<u32>) {
+fn pair_dictionary(
+    sequence: &mut Vec<u16>,
+    alphabet: usize,
+    scratch: &mut Scratch,
+) -> (Vec<(u16, u16)>, Vec<u32>) {
     const { assert!(MAX_SYMBOLS <= 1 << SYMBOL_BITS) };
     let mut pairs: Vec<(u16, u16)> = Vec::new();
-    let mut lens = vec![1u32; 3];
+    let mut lens = vec![1u32; alphabet];
     let mut candidates: Vec<(u32, u16, u16)> = Vec::new();
     // Per left symbol: where its chosen pairs start in `chosen`, and how many there are.
     let mut left_start = vec![0u16; MAX_SYMBOLS];
     let mut left_count = vec![0u8; MAX_SYMBOLS];
     let mut chosen: Vec<(u16, u16, u16)> = Vec::new();
-    while 3 + pairs.len() < MAX_SYMBOLS && sequence.len() >= 2 {
+    while alphabet + pairs.len() < MAX_SYMBOLS && sequence.len() >= 2 {
         count_pairs(sequence, COUNT_CHUNK, scratch);
         candidates.clear();
         for &(key, count) in &scratch.totals {
@@ -235,14 +243,14 @@ fn pair_dictionary(sequence: &mut Vec<u16>, scratch: &mut Scratch) -> (Vec<(u16,
             }
         }
         candidates.sort_by_key(|&(count, a, b)| (std::cmp::Reverse(count), a, b));
-        let room = MAX_SYMBOLS - 3 - pairs.len();
+        let room = MAX_SYMBOLS - alphabet - pairs.len();
         candidates.truncate(PAIRS_PER_PASS.min(room));
         if candidates.is_empty() {
             break;
         }
         chosen.clear();
         for &(_, a, b) in &candidates {
-            let symbol = (3 + pairs.len()) as u16;
+            let symbol = (alphabet + pairs.len()) as u16;
             pairs.push((a, b));
             lens.push(lens[usize::from(a)] + lens[usize::from(b)]);
             chosen.push((a, b, symbol));
@@ -359,9 +367,15 @@ mod tests {
     use super::*;
 
     /// Decodes a payload through the reader's segment code (a header is not needed for that).
-    fn round_trip(values: &[u8], segment_values: u32, block_bytes: usize) {
+    fn round_trip(values: &[u8], segment_values: u32, block_bytes: usize, stored: Stored) {
+        let positions = match stored {
+            Stored::PlacementCodes => values.len() as u64,
+            Stored::MovementBytes => values.len() as u64 / 2,
+        };
+        assert_eq!(stored.values(positions), values.len() as u64);
         let payload = encode_side(
             values.len() as u64,
+            stored,
             segment_values,
             block_bytes,
             3,
@@ -370,11 +384,11 @@ mod tests {
         );
         // Backwards on a fresh layer (the first probe of a block is past its middle, so it
         // records the midpoint), then forwards and backwards again (from the midpoints).
-        let fresh = CompressedLayer::from_payload(payload.clone(), values.len() as u64).unwrap();
+        let fresh = CompressedLayer::from_payload(payload.clone(), positions, stored).unwrap();
         for (i, &value) in values.iter().enumerate().rev() {
             assert_eq!(fresh.code(i as u64), Some(value), "value {i}");
         }
-        let layer = CompressedLayer::from_payload(payload, values.len() as u64).unwrap();
+        let layer = CompressedLayer::from_payload(payload.clone(), positions, stored).unwrap();
         for _ in 0..2 {
             for (i, &value) in values.iter().enumerate() {
                 assert_eq!(layer.code(i as u64), Some(value), "value {i}");
@@ -426,9 +440,23 @@ mod tests {
         }
         assert!(layer.codes_of(&[0, n], &mut |_, _| true).is_none());
         assert!(layer.codes_of(&[], &mut |_, _| true).is_some());
-        let packed = layer.decode_all().unwrap();
-        for (i, &value) in values.iter().enumerate() {
-            assert_eq!(packed[i / 4] >> (2 * (i % 4)) & 3, value);
+        match stored {
+            Stored::PlacementCodes => {
+                let packed = layer.decode_all().unwrap();
+                for (i, &value) in values.iter().enumerate() {
+                    assert_eq!(packed[i / 4] >> (2 * (i % 4)) & 3, value);
+                }
+            }
+            Stored::MovementBytes => assert_eq!(layer.decode_bytes().unwrap(), values),
+        }
+        // Read as the other kind, the segments' alphabet field is refused.
+        let other = match stored {
+            Stored::PlacementCodes => Stored::MovementBytes,
+            Stored::MovementBytes => Stored::PlacementCodes,
+        };
+        let misread = CompressedLayer::from_payload(payload, positions, other);
+        if let Some(misread) = misread {
+            assert_eq!(misread.code(0), None);
         }
     }
 
@@ -479,10 +507,38 @@ mod tests {
             *value = (x >> 16) as u8 % 3;
         }
         for block_bytes in super::super::BLOCK_SIZES {
-            round_trip(&values, 1 << 24, block_bytes);
-            round_trip(&values, 70_001, block_bytes);
-            round_trip(&[2], 1 << 24, block_bytes);
-            round_trip(&[0, 2, 1], 2, block_bytes);
+            round_trip(&values, 1 << 24, block_bytes, Stored::PlacementCodes);
+            round_trip(&values, 70_001, block_bytes, Stored::PlacementCodes);
+            round_trip(&[2], 1 << 24, block_bytes, Stored::PlacementCodes);
+            round_trip(&[0, 2, 1], 2, block_bytes, Stored::PlacementCodes);
+        }
+    }
+
+    #[test]
+    fn movement_bytes_round_trip() {
+        // Distances as a movement layer has them: draws (0), runs of one distance, every byte
+        // value somewhere, noise.
+        let mut x = 4321u32;
+        let mut random = || {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            x >> 16
+        };
+        let mut values: Vec<u8> = (0..150_000u32)
+            .map(|i| match i % 1000 {
+                0..=399 => 0,
+                400..=599 => 7,
+                600..=855 => (i % 1000 - 600) as u8,
+                _ => [0, 2, 3, 4, 9, 0][(random() % 6) as usize],
+            })
+            .collect();
+        for value in &mut values[100_000..110_000] {
+            *value = random() as u8;
+        }
+        for block_bytes in super::super::BLOCK_SIZES {
+            round_trip(&values, 1 << 24, block_bytes, Stored::MovementBytes);
+            round_trip(&values, 40_001, block_bytes, Stored::MovementBytes);
+            round_trip(&[255, 1], 1 << 24, block_bytes, Stored::MovementBytes);
+            round_trip(&[0, 200, 1, 0], 3, block_bytes, Stored::MovementBytes);
         }
     }
 }

@@ -1,10 +1,11 @@
-//! Compressed placement layers (format version 3, and version 2 read, `place-HH-C.bctz`;
-//! docs/tablebase.md, "Compressed placement layers"): only the tigers-to-move values are stored
-//! (a goats-to-move value is the best of its placements, each a tigers-to-move position one goat
-//! in hand lower), cut into segments of [`SEGMENT_VALUES`] values. A segment is coded with its
-//! own pair dictionary (Re-Pair: each symbol above 2 stands for a pair of earlier symbols, so for
-//! a run of values) and a canonical Huffman code, in blocks of 32 or 64 bytes (the file says
-//! which) that each hold whole symbols;
+//! Compressed layers (format version 3, and version 2 read; docs/tablebase.md, "Compressed
+//! placement layers"). Placement layers (`place-HH-C.bctz`): only the tigers-to-move values are
+//! stored (a goats-to-move value is the best of its placements, each a tigers-to-move position
+//! one goat in hand lower). Movement layers (`layer-C.bctz`, [`movement`]): the value bytes of
+//! both sides. The values are cut into segments of [`SEGMENT_VALUES`] values. A segment is coded
+//! with its own pair dictionary (Re-Pair: each symbol past the values, 3 codes or 256 bytes
+//! ([`Stored`]), stands for a pair of earlier symbols, so for a run of values) and a canonical
+//! Huffman code, in blocks of 32 or 64 bytes (the file says which) that each hold whole symbols;
 //! a sparse index every 2^k values (k chosen per segment) finds the block of a value, so a
 //! probe decodes at most one block.
 //!
@@ -19,6 +20,7 @@
 pub mod convert;
 pub mod encode;
 pub mod huffman;
+pub mod movement;
 
 use super::file::COMPRESSED_VERSION_2;
 use super::file::{map_file, u32_at, u64_at, MappedLayer, COMPRESSED_VERSION};
@@ -47,7 +49,7 @@ pub const WRITTEN_BLOCK_BYTES: usize = 64;
 pub const BLOCK_SIZES: [usize; 2] = [32, 64];
 /// Most values in one block (its count is stored as a `u16`, minus one).
 pub const MAX_BLOCK_VALUES: u32 = 1 << 16;
-/// Most symbols of a segment's dictionary (3 values and the pairs).
+/// Most symbols of a segment's dictionary (the values and the pairs).
 pub const MAX_SYMBOLS: usize = 4096;
 /// Bytes of a segment's fixed header.
 pub const SEGMENT_HEADER: usize = 16;
@@ -55,6 +57,70 @@ pub const SEGMENT_HEADER: usize = 16;
 /// The file name of a compressed placement layer.
 pub fn compressed_path(dir: &Path, in_hand: u8, captured: u8) -> PathBuf {
     dir.join(format!("place-{in_hand:02}-{captured}.bctz"))
+}
+
+/// The file name of a compressed movement layer.
+pub fn compressed_movement_path(dir: &Path, captured: u8) -> PathBuf {
+    dir.join(format!("layer-{captured}.bctz"))
+}
+
+/// What a compressed file holds, told by its header (goats in hand 0: a movement layer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stored {
+    /// A placement layer's tigers-to-move codes (0 draw, 1 win, 2 loss), one per position.
+    PlacementCodes,
+    /// A movement layer's value bytes (0 draw, else plies to the end plus one), goats to move
+    /// then tigers to move, as in its uncompressed file.
+    MovementBytes,
+}
+
+impl Stored {
+    /// What a file of a layer with `in_hand` goats in hand holds.
+    pub fn of_layer(in_hand: u8) -> Stored {
+        if in_hand == 0 {
+            Stored::MovementBytes
+        } else {
+            Stored::PlacementCodes
+        }
+    }
+
+    /// The values a segment's dictionary starts from (its first symbols).
+    pub fn alphabet(self) -> usize {
+        match self {
+            Stored::PlacementCodes => 3,
+            Stored::MovementBytes => 256,
+        }
+    }
+
+    /// The segment header's alphabet field: 0 for codes (as in the files written before
+    /// movement layers were compressed), the alphabet for bytes.
+    fn alphabet_field(self) -> u32 {
+        match self {
+            Stored::PlacementCodes => 0,
+            Stored::MovementBytes => 256,
+        }
+    }
+
+    /// Bits of a value in a [`Node`] holding its values.
+    fn value_bits(self) -> u32 {
+        match self {
+            Stored::PlacementCodes => 2,
+            Stored::MovementBytes => 8,
+        }
+    }
+
+    /// Most values of a symbol whose node holds them all (64 bits of values).
+    fn expanded_values(self) -> u32 {
+        64 / self.value_bits()
+    }
+
+    /// The values stored for a layer of `positions` positions a side.
+    pub fn values(self, positions: u64) -> u64 {
+        match self {
+            Stored::PlacementCodes => positions,
+            Stored::MovementBytes => 2 * positions,
+        }
+    }
 }
 
 /// The tables of one segment, read from the file on first use.
@@ -70,6 +136,8 @@ struct Tables {
     block_count: u32,
     /// Values between two sparse index entries, as a power of two.
     span_log2: u32,
+    /// What the values are (bits a value in a node, most values a node holds).
+    stored: Stored,
     /// Per symbol: its values (short symbols) or its halves and lengths, so a probe reads one
     /// entry per level of the pair tree, and only one for a symbol of up to
     /// [`EXPANDED_VALUES`] values.
@@ -96,26 +164,22 @@ const MIDPOINT_BIT_SHIFT: u32 = 17;
 const MIDPOINT_VALUES: u32 = (1 << MIDPOINT_BIT_SHIFT) - 1;
 
 /// One symbol of a segment's dictionary, as a probe needs it: a symbol of at most
-/// [`EXPANDED_VALUES`] values holds them all (so a probe reads one node, not one a level of the
-/// pair tree), a longer one its halves.
+/// [`Stored::expanded_values`] values (32 codes or 8 bytes) holds them all (so a probe reads one
+/// node, not one a level of the pair tree), a longer one its halves.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
     /// Values the symbol stands for.
     len: u32,
-    /// Up to [`EXPANDED_VALUES`] values: the low 32 bits of the values, 2 bits each, the first
-    /// lowest. Longer: the values its left half stands for.
+    /// Values held: the low 32 bits of the values (2 or 8 bits each, the first lowest).
+    /// Longer: the values its left half stands for.
     low: u32,
-    /// Up to [`EXPANDED_VALUES`] values: the high 32 bits of the values. Longer: the left half
-    /// in the low 16 bits, the right half in the high 16.
+    /// Values held: the high 32 bits of the values. Longer: the left half in the low 16 bits,
+    /// the right half in the high 16.
     high: u32,
 }
 
-/// Most values of a symbol whose node holds them all (2 bits each in 64).
-const EXPANDED_VALUES: u32 = 32;
-
 impl Node {
-    /// A node holding `values` (2 bits each, the first lowest) of `len` values (at most
-    /// [`EXPANDED_VALUES`]).
+    /// A node holding `values` (the first in the lowest bits) of `len` values.
     fn expanded(len: u32, values: u64) -> Node {
         Node {
             len,
@@ -124,13 +188,13 @@ impl Node {
         }
     }
 
-    /// The values held (when `len` is at most [`EXPANDED_VALUES`]).
+    /// The values held (when the node holds them).
     #[inline(always)]
     fn values(self) -> u64 {
         u64::from(self.low) | u64::from(self.high) << 32
     }
 
-    /// The left half's length and the two halves (when `len` is above [`EXPANDED_VALUES`]).
+    /// The left half's length and the two halves (when the node does not hold its values).
     #[inline(always)]
     fn halves(self) -> (u32, u16, u16) {
         (self.low, self.high as u16, (self.high >> 16) as u16)
@@ -145,11 +209,16 @@ struct Segment {
     tables: OnceLock<Option<Tables>>,
 }
 
-/// One opened compressed placement layer: its mapped file and the segments' tables.
+/// One opened compressed layer (placement or movement): its mapped file and the segments'
+/// tables.
 #[derive(Debug)]
 pub struct CompressedLayer {
     /// The file as mapped (header, payload, identity).
     pub mapped: MappedLayer,
+    /// What the values are.
+    stored: Stored,
+    /// Values stored.
+    values: u64,
     /// Values per segment.
     segment_values: u64,
     /// Bytes per block (one of [`BLOCK_SIZES`]).
@@ -173,26 +242,37 @@ impl CompressedLayer {
 
     /// The layer of a mapped file; `None` when its directory is inconsistent.
     pub(crate) fn new(mapped: MappedLayer) -> Option<CompressedLayer> {
+        let stored = Stored::of_layer(mapped.header.in_hand);
+        let values = stored.values(mapped.header.positions);
         let (segment_values, block_bytes, segments) =
-            directory(&mapped.values, mapped.header.positions, mapped.version)?;
+            directory(&mapped.values, values, mapped.version)?;
         Some(CompressedLayer {
             mapped,
+            stored,
+            values,
             segment_values,
             block_bytes,
             segments,
         })
     }
 
-    /// A layer of `positions` values from a payload in memory, with a blank header (the
-    /// built-in values, [`super::builtin`], and tests).
-    pub(crate) fn from_payload(payload: Vec<u8>, positions: u64) -> Option<CompressedLayer> {
+    /// A layer of `positions` positions a side holding `stored` from a payload in memory, with
+    /// a blank header (the built-in values, [`super::builtin`], and tests).
+    pub(crate) fn from_payload(
+        payload: Vec<u8>,
+        positions: u64,
+        stored: Stored,
+    ) -> Option<CompressedLayer> {
         use super::file::{LayerHeader, LayerValues};
         use super::stamp::FileIdentity;
         CompressedLayer::new(MappedLayer {
             header: LayerHeader {
                 rules: super::TableRules::DEFAULT,
                 captured: 0,
-                in_hand: 1,
+                in_hand: match stored {
+                    Stored::PlacementCodes => 1,
+                    Stored::MovementBytes => 0,
+                },
                 positions,
                 counts: [[0; 3]; 2],
             },
@@ -213,6 +293,11 @@ impl CompressedLayer {
     /// Bytes per block (one of [`BLOCK_SIZES`]).
     pub fn block_bytes(&self) -> usize {
         self.block_bytes
+    }
+
+    /// What the values are.
+    pub fn stored(&self) -> Stored {
+        self.stored
     }
 
     /// Blocks whose midpoint a probe has recorded (tests).
@@ -247,25 +332,26 @@ impl CompressedLayer {
     fn tables(&self, index: usize) -> Option<&Tables> {
         let segment = self.segments.get(index)?;
         let first = index as u64 * self.segment_values;
-        let expected = (self.mapped.header.positions - first).min(self.segment_values);
+        let expected = (self.values - first).min(self.segment_values);
         segment
             .tables
             .get_or_init(|| {
                 let bytes = self.mapped.values.get(segment.start..segment.end)?;
-                read_tables(bytes, expected, self.block_bytes)
+                read_tables(bytes, expected, self.block_bytes, self.stored)
             })
             .as_ref()
     }
 
-    /// The 2-bit code (0 draw, 1 win, 2 loss) of tigers-to-move position `at`; `None` when
-    /// out of range or the data is inconsistent.
+    /// Stored value `at`: the 2-bit code (0 draw, 1 win, 2 loss) of tigers-to-move position
+    /// `at` of a placement layer, the value byte at `at` of a movement layer (goats to move,
+    /// then tigers to move); `None` when out of range or the data is inconsistent.
     #[inline]
     pub fn code(&self, at: u64) -> Option<u8> {
         let spot = self.locate(at, 0)?;
         let tables = self.tables(spot.segment as usize)?;
         let mut scan = self.block_scan(tables, spot)?;
         let (symbol, offset) = scan.find(spot.offset)?;
-        descend(&tables.nodes, symbol, offset)
+        descend(tables, symbol, offset)
     }
 
     /// The codes of several tigers-to-move positions (`ats`, in any order, repeats allowed),
@@ -322,7 +408,7 @@ impl CompressedLayer {
                 let mut scan = self.block_scan(tables, first)?;
                 for spot in group {
                     let (symbol, offset) = scan.find(spot.offset)?;
-                    let code = descend(&tables.nodes, symbol, offset)?;
+                    let code = descend(tables, symbol, offset)?;
                     if !visit(spot.slot as usize, code) {
                         return Some(());
                     }
@@ -435,12 +521,38 @@ impl CompressedLayer {
         Some(scan)
     }
 
-    /// Every tigers-to-move code, packed four to a byte as in the uncompressed files; `None`
-    /// when the data is inconsistent.
+    /// Every tigers-to-move code of a placement layer, packed four to a byte as in the
+    /// uncompressed files; `None` when the data is inconsistent.
     pub fn decode_all(&self) -> Option<Vec<u8>> {
-        let positions = self.mapped.header.positions;
-        let mut out = vec![0u8; usize::try_from(positions.div_ceil(4)).ok()?];
+        let mut out = vec![0u8; usize::try_from(self.values.div_ceil(4)).ok()?];
         let mut at = 0u64;
+        self.decode_each(&mut |value| {
+            let byte = out.get_mut((at >> 2) as usize)?;
+            *byte |= (value & 3) << ((at & 3) * 2);
+            at += 1;
+            Some(())
+        })?;
+        Some(out)
+    }
+
+    /// Every value byte of a movement layer, goats to move then tigers to move, as in the
+    /// uncompressed file's payload; `None` when the data is inconsistent.
+    pub fn decode_bytes(&self) -> Option<Vec<u8>> {
+        let mut out = Vec::with_capacity(usize::try_from(self.values).ok()?);
+        self.decode_each(&mut |value| {
+            out.push(value);
+            Some(())
+        })?;
+        Some(out)
+    }
+
+    /// Hands every stored value to `put`, in order; `None` when the data is inconsistent (or
+    /// `put` answered `None`).
+    fn decode_each(&self, put: &mut dyn FnMut(u8) -> Option<()>) -> Option<()> {
+        let bits = self.stored.value_bits();
+        let mask = (1u64 << bits) - 1;
+        let expanded = self.stored.expanded_values();
+        let mut decoded = 0u64;
         let mut stack = Vec::new();
         for index in 0..self.segments.len() {
             let (tables, bytes) = self.segment_base(index)?;
@@ -456,12 +568,11 @@ impl CompressedLayer {
                     stack.push(symbol);
                     while let Some(symbol) = stack.pop() {
                         let node = *tables.nodes.get(usize::from(symbol))?;
-                        if node.len <= EXPANDED_VALUES {
+                        if node.len <= expanded {
                             for i in 0..node.len {
-                                let byte = out.get_mut((at >> 2) as usize)?;
-                                *byte |= ((node.values() >> (2 * i)) as u8 & 3) << ((at & 3) * 2);
-                                at += 1;
+                                put((node.values() >> (bits * i) & mask) as u8)?;
                             }
+                            decoded += u64::from(node.len);
                         } else {
                             let (_, left, right) = node.halves();
                             stack.push(right);
@@ -471,14 +582,14 @@ impl CompressedLayer {
                 }
             }
         }
-        (at == positions).then_some(out)
+        (decoded == self.values).then_some(())
     }
 }
 
 /// The values per segment, bytes per block and the segments of a payload of format `version`:
 /// its directory (values per segment, bytes per block, then one `u64` offset per segment)
 /// checked.
-fn directory(payload: &[u8], positions: u64, version: u32) -> Option<(u64, usize, Vec<Segment>)> {
+fn directory(payload: &[u8], values: u64, version: u32) -> Option<(u64, usize, Vec<Segment>)> {
     let segment_values = u64::from(le_u32(payload, 0)?);
     let block_bytes = usize::try_from(le_u32(payload, 4)?).ok()?;
     // Version 2 has 0 there (reserved) and 64-byte blocks.
@@ -490,7 +601,7 @@ fn directory(payload: &[u8], positions: u64, version: u32) -> Option<(u64, usize
     if segment_values == 0 {
         return None;
     }
-    let count = usize::try_from(positions.div_ceil(segment_values)).ok()?;
+    let count = usize::try_from(values.div_ceil(segment_values)).ok()?;
     let table_end = count.checked_mul(8)?.checked_add(8)?;
     if payload.len() < table_end {
         return None;
@@ -515,10 +626,15 @@ fn directory(payload: &[u8], positions: u64, version: u32) -> Option<(u64, usize
     Some((segment_values, block_bytes, segments))
 }
 
-/// Reads and checks one segment's tables: the counts fit the lengths, every pair refers to
-/// earlier symbols, the code is a prefix code, the block counts add up to the values and every
-/// sparse index entry points where its values really are.
-fn read_tables(bytes: &[u8], expected_values: u64, block_bytes: usize) -> Option<Tables> {
+/// Reads and checks one segment's tables: the alphabet is the one of `stored`, the counts fit
+/// the lengths, every pair refers to earlier symbols, the code is a prefix code, the block
+/// counts add up to the values and every sparse index entry points where its values really are.
+fn read_tables(
+    bytes: &[u8],
+    expected_values: u64,
+    block_bytes: usize,
+    stored: Stored,
+) -> Option<Tables> {
     let values = le_u32(bytes, 0)?;
     let symbols = usize::from(le_u16(bytes, 4)?);
     let span_log2 = match u32::from(le_u16(bytes, 6)?) {
@@ -526,26 +642,31 @@ fn read_tables(bytes: &[u8], expected_values: u64, block_bytes: usize) -> Option
         log2 => log2,
     };
     let block_count = le_u32(bytes, 8)?;
+    let alphabet = stored.alphabet();
     if u64::from(values) != expected_values
-        || !(3..=MAX_SYMBOLS).contains(&symbols)
+        || le_u32(bytes, 12)? != stored.alphabet_field()
+        || !(alphabet..=MAX_SYMBOLS).contains(&symbols)
         || !(MIN_SPAN_LOG2..=MAX_SPAN_LOG2).contains(&span_log2)
     {
         return None;
     }
     let span = 1u32 << span_log2;
     let pairs = SEGMENT_HEADER;
-    let lengths = pairs + 4 * (symbols - 3);
+    let lengths = pairs + 4 * (symbols - alphabet);
     let sparse = lengths + symbols;
     let counts = sparse + 8 * values.div_ceil(span) as usize;
     let blocks = counts + 2 * block_count as usize;
     if bytes.len() != blocks + block_bytes * block_count as usize {
         return None;
     }
-    let mut nodes: Vec<Node> = (0..3).map(|value| Node::expanded(1, value)).collect();
+    let (bits, expanded) = (stored.value_bits(), stored.expanded_values());
+    let mut nodes: Vec<Node> = (0..alphabet as u64)
+        .map(|value| Node::expanded(1, value))
+        .collect();
     nodes.resize(symbols, Node::default());
-    for symbol in 3..symbols {
-        let left = le_u16(bytes, pairs + 4 * (symbol - 3))?;
-        let right = le_u16(bytes, pairs + 4 * (symbol - 3) + 2)?;
+    for symbol in alphabet..symbols {
+        let left = le_u16(bytes, pairs + 4 * (symbol - alphabet))?;
+        let right = le_u16(bytes, pairs + 4 * (symbol - alphabet) + 2)?;
         if usize::from(left) >= symbol || usize::from(right) >= symbol {
             return None;
         }
@@ -555,10 +676,10 @@ fn read_tables(bytes: &[u8], expected_values: u64, block_bytes: usize) -> Option
         if len > MAX_BLOCK_VALUES {
             return None;
         }
-        nodes[symbol] = if len <= EXPANDED_VALUES {
+        nodes[symbol] = if len <= expanded {
             Node::expanded(
                 len,
-                left_node.values() | right_node.values() << (2 * left_len),
+                left_node.values() | right_node.values() << (bits * left_len),
             )
         } else {
             Node {
@@ -598,6 +719,7 @@ fn read_tables(bytes: &[u8], expected_values: u64, block_bytes: usize) -> Option
         blocks,
         block_count,
         span_log2,
+        stored,
         nodes,
         code,
         ranked,
@@ -662,15 +784,17 @@ impl BlockScan<'_> {
 
 /// The value at `offset` (below the symbol's length) in the expansion of `symbol`.
 #[inline]
-fn descend(nodes: &[Node], mut symbol: u16, mut offset: u32) -> Option<u8> {
+fn descend(tables: &Tables, mut symbol: u16, mut offset: u32) -> Option<u8> {
+    let (bits, expanded) = (tables.stored.value_bits(), tables.stored.expanded_values());
+    let mask = (1u64 << bits) - 1;
     // Halves are earlier symbols (checked when the tables are read), so this ends.
     loop {
-        let node = *nodes.get(usize::from(symbol))?;
+        let node = *tables.nodes.get(usize::from(symbol))?;
         if offset >= node.len {
             return None;
         }
-        if node.len <= EXPANDED_VALUES {
-            return Some((node.values() >> (2 * offset)) as u8 & 3);
+        if node.len <= expanded {
+            return Some((node.values() >> (bits * offset) & mask) as u8);
         }
         let (left_len, left, right) = node.halves();
         if offset < left_len {

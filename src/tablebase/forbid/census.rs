@@ -4,7 +4,6 @@
 use super::raw::DrawStates;
 use super::scc::strongly_connected;
 use super::{ForbidValue, LayerContext, Successor};
-use crate::tablebase::file::layer_path;
 use crate::tablebase::generate::Progress;
 use crate::tablebase::graph::{GOATS, TIGERS};
 use crate::tablebase::{TableRules, Tablebase, TablebaseError};
@@ -110,21 +109,27 @@ pub fn peak_rss_bytes() -> Option<u64> {
 /// # Errors
 /// A missing, corrupt or mismatched table file.
 pub fn census(dir: &Path, progress: Progress) -> Result<Vec<LayerCensus>, TablebaseError> {
-    let (header, _) = crate::tablebase::file::open_layer(&layer_path(dir, 0))?;
-    let tables = Tablebase::open_movement(dir, header.rules)?;
+    let tables = Tablebase::open_movement(dir, Tablebase::recorded_rules(dir)?)?;
     let rules = tables.rules();
-    Ok((0..rules.captures_to_win)
+    (0..rules.captures_to_win)
         .rev()
         .map(|captured| layer_census(&tables, captured, progress))
-        .collect())
+        .collect()
 }
 
 /// The census of layer `captured`.
-pub fn layer_census(tables: &Tablebase, captured: u8, progress: Progress) -> LayerCensus {
+///
+/// # Errors
+/// A compressed movement layer whose data is inconsistent.
+pub fn layer_census(
+    tables: &Tablebase,
+    captured: u8,
+    progress: Progress,
+) -> Result<LayerCensus, TablebaseError> {
     let started = Instant::now();
-    let values = tables.layer(captured);
+    let values = tables.layer(captured)?;
     let draws = DrawStates::new(captured, values);
-    let context = LayerContext::new(tables, captured, &draws, None);
+    let context = LayerContext::new(tables, captured, &draws, None)?;
     let mut census = LayerCensus {
         captured,
         set_bytes: draws.bytes(),
@@ -188,7 +193,7 @@ pub fn layer_census(tables: &Tablebase, captured: u8, progress: Progress) -> Lay
     census.sides = sides;
     census.seconds = started.elapsed().as_secs_f64();
     census.peak_rss_bytes = peak_rss_bytes();
-    census
+    Ok(census)
 }
 
 /// Writes the census as tables (results, on `out`).

@@ -3,9 +3,9 @@
 use super::census::{census, print_census};
 use super::solve::{solve_tables, SolveOptions, DEFAULT_NODE_BUDGET, MAX_STATES_LIMIT};
 use super::start::start_bounds;
-use crate::tablebase::file::{layer_path, open_layer};
 use crate::tablebase::generate::Progress;
 use crate::tablebase::placement::generate::MAX_IN_HAND;
+use crate::tablebase::Tablebase;
 use crate::tablebase::Wdl;
 use clap::Subcommand;
 use std::io::Write;
@@ -58,8 +58,8 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
     match command {
         ForbidCommand::Census { dir } => {
             let layers = census(&dir, progress).map_err(|e| e.to_string())?;
-            let (header, _) = open_layer(&layer_path(&dir, 0)).map_err(|e| e.to_string())?;
-            print_census(header.rules, &layers, out).map_err(write_error)?;
+            let rules = Tablebase::recorded_rules(&dir).map_err(|e| e.to_string())?;
+            print_census(rules, &layers, out).map_err(write_error)?;
         }
         ForbidCommand::Solve {
             dir,

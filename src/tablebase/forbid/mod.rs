@@ -126,21 +126,28 @@ pub struct LayerContext<'a> {
 impl<'a> LayerContext<'a> {
     /// The layer `captured` of `tables` with its `draws`, and the next layer's forbid codes
     /// `next_codes` when it is solved.
+    ///
+    /// # Errors
+    /// A compressed movement layer whose data is inconsistent.
     pub fn new(
         tables: &'a Tablebase,
         captured: u8,
         draws: &'a raw::DrawStates,
         next_codes: Option<&'a [u8]>,
-    ) -> Self {
+    ) -> Result<Self, crate::tablebase::TablebaseError> {
         let rules = tables.rules();
-        LayerContext {
+        let next = if captured + 1 < rules.captures_to_win {
+            Some((tables.layer(captured + 1)?, next_codes))
+        } else {
+            None
+        };
+        Ok(LayerContext {
             rules,
             captured,
             draws,
-            values: tables.layer(captured),
-            next: (captured + 1 < rules.captures_to_win)
-                .then(|| (tables.layer(captured + 1), next_codes)),
-        }
+            values: tables.layer(captured)?,
+            next,
+        })
     }
 
     /// Calls `visit` with every move of `side` on the draw state `board`.

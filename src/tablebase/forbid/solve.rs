@@ -15,7 +15,6 @@ use super::file::{
 use super::raw::DrawStates;
 use super::scc::strongly_connected;
 use super::{ForbidValue, LayerContext, Successor};
-use crate::tablebase::file::{layer_path, open_layer};
 use crate::tablebase::generate::Progress;
 use crate::tablebase::graph::{GOATS, TIGERS};
 use crate::tablebase::stamp::RunStamps;
@@ -131,18 +130,21 @@ pub struct LayerSolve {
 
 /// Solves layer `captured`: returns one code per class (goats to move, then tigers to move; 0
 /// for table wins and losses) and the statistics. `next_codes` are the next layer's codes.
+///
+/// # Errors
+/// A compressed movement layer whose data is inconsistent.
 pub fn solve_layer(
     tables: &Tablebase,
     captured: u8,
     next_codes: Option<&[u8]>,
     options: SolveOptions,
     progress: Progress,
-) -> (Vec<u8>, LayerSolve) {
+) -> Result<(Vec<u8>, LayerSolve), TablebaseError> {
     let started = Instant::now();
     let rules = tables.rules();
-    let values = tables.layer(captured);
+    let values = tables.layer(captured)?;
     let draws = DrawStates::new(captured, values);
-    let context = LayerContext::new(tables, captured, &draws, next_codes);
+    let context = LayerContext::new(tables, captured, &draws, next_codes)?;
     let mut codes = vec![0u8; values.len()];
     let mut report = LayerSolve::default();
     let n = draws.len();
@@ -221,7 +223,7 @@ pub fn solve_layer(
         counts,
     });
     report.seconds = started.elapsed().as_secs_f64();
-    (codes, report)
+    Ok((codes, report))
 }
 
 /// The geography graph of a component: local successors and the best exit of each state.
@@ -288,8 +290,7 @@ fn solve_tables_stamped(
     progress: Progress,
     stamps: &RunStamps,
 ) -> Result<Vec<LayerSolve>, TablebaseError> {
-    let (header, _) = open_layer(&layer_path(dir, 0))?;
-    let tables = Tablebase::open_movement(dir, header.rules)?;
+    let tables = Tablebase::open_movement(dir, Tablebase::recorded_rules(dir)?)?;
     let rules: TableRules = tables.rules();
     let mut reports = Vec::new();
     let mut next_codes: Option<Vec<u8>> = None;
@@ -325,7 +326,7 @@ fn solve_tables_stamped(
             None => {
                 keep = false;
                 let (codes, report) =
-                    solve_layer(&tables, captured, next_codes.as_deref(), options, progress);
+                    solve_layer(&tables, captured, next_codes.as_deref(), options, progress)?;
                 let header = report.header.as_ref().expect("a solved layer has a header");
                 write_forbid(&path, header, &codes)?;
                 stamps.written_checked(&path, check_forbid_file);

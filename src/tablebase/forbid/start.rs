@@ -11,7 +11,6 @@
 
 use super::file::{forbid_path, read_forbid};
 use super::ForbidValue;
-use crate::tablebase::file::{layer_path, open_layer};
 use crate::tablebase::generate::Progress;
 use crate::tablebase::graph::TIGERS;
 use crate::tablebase::placement::generate::{placement_from, PlacementRun, MAX_IN_HAND};
@@ -78,8 +77,7 @@ pub fn start_bounds(
     threads: usize,
     progress: Progress,
 ) -> Result<StartRun, TablebaseError> {
-    let (header, _) = open_layer(&layer_path(dir, 0))?;
-    let tables = Tablebase::open_movement(dir, header.rules)?;
+    let tables = Tablebase::open_movement(dir, Tablebase::recorded_rules(dir)?)?;
     let rules = tables.rules();
     let mut layers = Vec::new();
     let mut unknown_entries = Vec::new();
@@ -87,7 +85,7 @@ pub fn start_bounds(
     for captured in 0..rules.captures_to_win {
         let positions = tables.headers()[usize::from(captured)].positions;
         let (_, codes) = read_forbid(&forbid_path(dir, captured), rules, captured, positions)?;
-        let bytes = forbid_bytes(tables.layer(captured), &codes);
+        let bytes = forbid_bytes(tables.layer(captured)?, &codes);
         let half = positions as usize;
         unknown_entries.push(
             codes[TIGERS * half..]

@@ -20,7 +20,7 @@
 use super::file::{forbid_path, open_forbid, ForbidCodes};
 use super::start::{forbid_byte, placement_dir, PLACEMENT_DIR_PREFIX};
 use super::ForbidValue;
-use crate::tablebase::file::{layer_path, PayloadCheck, PayloadStatus};
+use crate::tablebase::file::{PayloadCheck, PayloadStatus};
 use crate::tablebase::index::LayerIndex;
 use crate::tablebase::placement::PlacementTables;
 use crate::tablebase::stamp::{FileIdentity, Stamps};
@@ -83,11 +83,11 @@ pub struct ForbidTables {
 /// The CRC-32 of the movement values under forbid made from `tables` and every one of
 /// `layers` ([`forbid_byte`] of every class, layer by layer): what names the directory of the
 /// placement values solved from them.
-fn values_crc(tables: &Tablebase, layers: &[&ForbidLayer]) -> u32 {
+fn values_crc(tables: &Tablebase, layers: &[&ForbidLayer]) -> Result<u32, TablebaseError> {
     let mut hasher = crc32fast::Hasher::new();
     let mut chunk = Vec::with_capacity(1 << 16);
     for (captured, layer) in layers.iter().enumerate() {
-        let values = tables.layer(captured as u8);
+        let values = tables.layer(captured as u8)?;
         let side_bytes = layer.positions.div_ceil(4);
         for side in 0..2 {
             let side_values = &values[side * layer.positions..(side + 1) * layer.positions];
@@ -104,7 +104,7 @@ fn values_crc(tables: &Tablebase, layers: &[&ForbidLayer]) -> u32 {
         }
     }
     hasher.update(&chunk);
-    hasher.finalize()
+    Ok(hasher.finalize())
 }
 
 /// Name in the stamp file of [`values_crc`], remembered with the identities of the files it was
@@ -120,7 +120,7 @@ fn stamped_values_crc(
     tables: &Tablebase,
     layers: &[&ForbidLayer],
     stamps: &Stamps,
-) -> u32 {
+) -> Result<u32, TablebaseError> {
     let inputs: Vec<FileIdentity> = tables
         .layer_identities()
         .iter()
@@ -128,9 +128,9 @@ fn stamped_values_crc(
         .chain(layers.iter().map(|layer| layer.identity))
         .collect();
     if let Some(crc) = stamps.derived(VALUES_CRC_STAMP, &inputs) {
-        return crc;
+        return Ok(crc);
     }
-    let crc = values_crc(tables, layers);
+    let crc = values_crc(tables, layers)?;
     // Remembered only when every input is itself stamped, so settled (a file modified in the
     // last 2 s is not: coarse timestamps could hide a write right after this).
     let stamped = |path: PathBuf, identity: &FileIdentity| {
@@ -140,16 +140,18 @@ fn stamped_values_crc(
             .map(str::to_string);
         name.is_some_and(|name| stamps.is_verified(&name, identity))
     };
-    let settled = (0..)
+    let settled = tables
+        .layer_paths()
+        .iter()
         .zip(tables.layer_identities())
-        .all(|(captured, identity)| stamped(layer_path(dir, captured), identity))
+        .all(|(path, identity)| stamped(path.clone(), identity))
         && (0..)
             .zip(layers)
             .all(|(captured, layer)| stamped(forbid_path(dir, captured), &layer.identity));
     if settled {
         stamps.record_derived(VALUES_CRC_STAMP, &inputs, crc);
     }
-    crc
+    Ok(crc)
 }
 
 /// The placement values under forbid in `dir` made from `layers` (every movement layer):
@@ -161,7 +163,8 @@ fn open_placement(
     layers: &[&ForbidLayer],
     stamps: &Stamps,
 ) -> Result<Option<(PathBuf, PlacementTables)>, Vec<TablebaseError>> {
-    let expected = placement_dir(dir, stamped_values_crc(dir, tables, layers, stamps));
+    let crc = stamped_values_crc(dir, tables, layers, stamps).map_err(|error| vec![error])?;
+    let expected = placement_dir(dir, crc);
     if !expected.is_dir() {
         let stale: Vec<TablebaseError> = std::fs::read_dir(dir)
             .into_iter()

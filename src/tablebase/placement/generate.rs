@@ -149,10 +149,13 @@ pub fn generate_placement(
         generate_tables_stamped(dir, rules, threads, progress, &stamps)?;
         stamps.settle();
         let movement = Tablebase::open_movement(dir, rules)?;
+        let values = (0..rules.captures_to_win)
+            .map(|captured| movement.layer(captured))
+            .collect::<Result<Vec<&[u8]>, _>>()?;
         placement_stamped(
             dir,
             rules,
-            &|captured| movement.layer(captured),
+            &|captured| values[usize::from(captured)],
             max_in_hand,
             threads,
             progress,
