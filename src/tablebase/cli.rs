@@ -91,7 +91,7 @@ pub enum TbCommand {
         /// tables.
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Compress the movement layers too (`layer-C.bctz`: 88 MB to about 15 MB for the
+        /// Compress the movement layers too (`layer-C.bctz`: 88 MB to about 21 MB for the
         /// default rules; a probe decodes instead of reading one byte, so where both files
         /// are present the uncompressed one is read).
         #[arg(long)]

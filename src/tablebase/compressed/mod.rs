@@ -118,7 +118,7 @@ impl Stored {
     pub fn values(self, positions: u64) -> u64 {
         match self {
             Stored::PlacementCodes => positions,
-            Stored::MovementBytes => 2 * positions,
+            Stored::MovementBytes => positions.saturating_mul(2),
         }
     }
 }
@@ -538,7 +538,8 @@ impl CompressedLayer {
     /// Every value byte of a movement layer, goats to move then tigers to move, as in the
     /// uncompressed file's payload; `None` when the data is inconsistent.
     pub fn decode_bytes(&self) -> Option<Vec<u8>> {
-        let mut out = Vec::with_capacity(usize::try_from(self.values).ok()?);
+        // (Grown as decoded, at most 2^26 reserved: a damaged header cannot ask for more.)
+        let mut out = Vec::with_capacity(usize::try_from(self.values.min(1 << 26)).ok()?);
         self.decode_each(&mut |value| {
             out.push(value);
             Some(())
