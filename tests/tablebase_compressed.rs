@@ -3,15 +3,15 @@
 //! files refused and never a panic; a directory mixing both formats; the engine and `tb probe`
 //! answering alike on both.
 
-use baghchal::engine::{Engine, EngineOptions, Limits};
+mod tb_common;
 use baghchal::tablebase::compressed::convert::{compare_with, compress_dir};
 use baghchal::tablebase::compressed::{compressed_path, CompressedLayer, WRITTEN_BLOCK_BYTES};
-use baghchal::tablebase::file::{crc32, layer_path, placement_path, PayloadCheck, HEADER_LEN};
+use baghchal::tablebase::file::{layer_path, placement_path, PayloadCheck, HEADER_LEN};
 use baghchal::tablebase::placement::generate::generate_placement;
 use baghchal::tablebase::placement::index::{Frames, Layer, PlacementIndex};
 use baghchal::tablebase::placement::verify::verify_placement;
 use baghchal::tablebase::{TableRules, Tablebase, TablebaseError};
-use baghchal::{Bitboard, Game, Position, Repetition, Side};
+use baghchal::{Bitboard, Position, Repetition, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};
@@ -276,14 +276,6 @@ fn a_flipped_byte_or_a_truncation_is_reported_and_the_layer_never_used() {
     }
 }
 
-/// Rewrites both checksums of a compressed file, so that damage reaches the decoder.
-fn fix_checksums(bytes: &mut [u8]) {
-    let payload_crc = crc32(&bytes[HEADER_LEN..]);
-    bytes[80..84].copy_from_slice(&payload_crc.to_le_bytes());
-    let header_crc = crc32(&bytes[..84]);
-    bytes[84..88].copy_from_slice(&header_crc.to_le_bytes());
-}
-
 /// The same tables compressed in 32-byte blocks (format version 3).
 fn compressed_32_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
@@ -303,7 +295,7 @@ fn as_version_2(dir: &Path, in_hand: u8, captured: u8) -> Vec<u8> {
     assert_eq!(bytes[HEADER_LEN + 4..HEADER_LEN + 8], 64u32.to_le_bytes());
     bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
     bytes[HEADER_LEN + 4..HEADER_LEN + 8].fill(0);
-    fix_checksums(&mut bytes);
+    tb_common::fix_checksums(&mut bytes);
     bytes
 }
 
@@ -357,7 +349,7 @@ fn a_block_size_that_is_not_the_files_is_refused_naming_the_file() {
     let path = dir.join("sized.bctz");
     let field = HEADER_LEN + 4..HEADER_LEN + 8;
     let refused = |bytes: &mut Vec<u8>, what: &str| {
-        fix_checksums(bytes);
+        tb_common::fix_checksums(bytes);
         std::fs::write(&path, &bytes).unwrap();
         let checked = CompressedLayer::open(&path).and_then(|layer| layer.check_tables(&path));
         match checked {
@@ -390,7 +382,7 @@ fn a_block_size_that_is_not_the_files_is_refused_naming_the_file() {
     // An unknown version.
     let mut bytes = version_3;
     bytes[8..12].copy_from_slice(&4u32.to_le_bytes());
-    fix_checksums(&mut bytes);
+    tb_common::fix_checksums(&mut bytes);
     std::fs::write(&path, &bytes).unwrap();
     match CompressedLayer::open(&path) {
         Err(TablebaseError::Corrupt { path: named, .. }) => assert_eq!(named, path),
@@ -434,7 +426,7 @@ fn fuzz(source: &[u8], name: &str, seed: u64) {
             };
             bytes[at] ^= 1 << rng.random_range(0..8);
         }
-        fix_checksums(&mut bytes);
+        tb_common::fix_checksums(&mut bytes);
         std::fs::write(&path, &bytes).unwrap();
         match CompressedLayer::open(&path) {
             Err(TablebaseError::Corrupt { path: named, .. }) => {
@@ -545,23 +537,7 @@ fn the_engine_and_tb_probe_answer_alike_on_both_formats() {
         }
     }
     // The engine: the same move and score at a fixed node count.
-    let search = |dir: &Path, position: Position| {
-        let mut engine = Engine::new(EngineOptions {
-            rules,
-            tablebase_path: Some(dir.to_path_buf()),
-            ..EngineOptions::default()
-        });
-        assert_eq!(engine.wait_for_tablebase(None), Some(Vec::new()));
-        engine.set_game(Game::new(position, rules));
-        let result = engine.search_blocking(Limits {
-            nodes: Some(2000),
-            ..Limits::default()
-        });
-        (
-            result.best_move,
-            result.info.map(|info| info.score.to_string()),
-        )
-    };
+    let search = |dir: &Path, position: Position| tb_common::move_and_score(dir, position, rules);
     for &position in positions.iter().take(12) {
         assert_eq!(
             search(plain_dir(), position),

@@ -4,17 +4,17 @@
 //! forbid census;
 //! damaged files refused, never a panic; the engine answering alike on both formats.
 
-use baghchal::engine::{Engine, EngineOptions, Limits};
+mod tb_common;
 use baghchal::tablebase::compressed::convert::{compare_with, compress_dir};
 use baghchal::tablebase::compressed::{compressed_movement_path, WRITTEN_BLOCK_BYTES};
-use baghchal::tablebase::file::{crc32, layer_path, HEADER_LEN};
+use baghchal::tablebase::file::{layer_path, HEADER_LEN};
 use baghchal::tablebase::forbid::census::census;
 use baghchal::tablebase::index::LayerIndex;
 use baghchal::tablebase::placement::generate::generate_placement;
 use baghchal::tablebase::placement::index::{Frames, Layer, PlacementIndex};
 use baghchal::tablebase::verify::verify_tables;
 use baghchal::tablebase::{TableRules, Tablebase, TablebaseError};
-use baghchal::{Bitboard, Game, Position, Repetition, Side};
+use baghchal::{Bitboard, Position, Repetition, Side};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -227,14 +227,6 @@ fn damaged_copy(name: &str, edit: impl FnOnce(&mut Vec<u8>)) -> (PathBuf, PathBu
     (dir, damaged)
 }
 
-/// Rewrites both checksums of a compressed file, so that damage reaches the decoder.
-fn fix_checksums(bytes: &mut [u8]) {
-    let payload = crc32(&bytes[HEADER_LEN..]);
-    bytes[80..84].copy_from_slice(&payload.to_le_bytes());
-    let header = crc32(&bytes[..84]);
-    bytes[84..88].copy_from_slice(&header.to_le_bytes());
-}
-
 #[test]
 fn a_damaged_compressed_movement_layer_is_refused_naming_it() {
     let length = std::fs::metadata(compressed_movement_path(packed_dir(), 1))
@@ -265,7 +257,7 @@ fn a_damaged_compressed_movement_layer_is_refused_naming_it() {
     for at in (HEADER_LEN..length).step_by(length / 40) {
         let (dir, damaged) = damaged_copy("tb-movement-fuzz", |bytes| {
             bytes[at] ^= 0x5a;
-            fix_checksums(bytes);
+            tb_common::fix_checksums(bytes);
         });
         match Tablebase::open(&dir, RULES) {
             Err(TablebaseError::Corrupt { path, .. }) => {
@@ -292,23 +284,7 @@ fn the_engine_plays_alike_on_both_formats() {
         captures_to_win: RULES.captures_to_win,
         repetition: Repetition::Draw,
     };
-    let search = |dir: &Path, position: Position| {
-        let mut engine = Engine::new(EngineOptions {
-            rules,
-            tablebase_path: Some(dir.to_path_buf()),
-            ..EngineOptions::default()
-        });
-        assert_eq!(engine.wait_for_tablebase(None), Some(Vec::new()));
-        engine.set_game(Game::new(position, rules));
-        let result = engine.search_blocking(Limits {
-            nodes: Some(2000),
-            ..Limits::default()
-        });
-        (
-            result.best_move,
-            result.info.map(|info| info.score.to_string()),
-        )
-    };
+    let search = |dir: &Path, position: Position| tb_common::move_and_score(dir, position, rules);
     let mut searched = 0;
     for side in [Side::Goats, Side::Tigers] {
         for position in movement_positions(1, side).step_by(20_011) {

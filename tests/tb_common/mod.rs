@@ -167,3 +167,34 @@ pub fn mover_loses_within(game: &mut Game, plies: u32) -> bool {
             lost
         })
 }
+
+/// Rewrites both checksums of a table file (payload at bytes 80..84, header at 84..88), so that
+/// damage to its payload reaches the decoder.
+pub fn fix_checksums(bytes: &mut [u8]) {
+    use baghchal::tablebase::file::{crc32, HEADER_LEN};
+    let payload_crc = crc32(&bytes[HEADER_LEN..]);
+    bytes[80..84].copy_from_slice(&payload_crc.to_le_bytes());
+    let header_crc = crc32(&bytes[..84]);
+    bytes[84..88].copy_from_slice(&header_crc.to_le_bytes());
+}
+
+/// The engine's move and reported score on `position` under `rules` with the tables of `dir`,
+/// at 2,000 nodes (deterministic: the same tables must give the same answer in any format).
+pub fn move_and_score(
+    dir: &Path,
+    position: Position,
+    rules: Rules,
+) -> (Option<baghchal::Move>, Option<String>) {
+    let mut engine = Engine::new(EngineOptions {
+        rules,
+        tablebase_path: Some(dir.to_path_buf()),
+        ..EngineOptions::default()
+    });
+    assert_eq!(engine.wait_for_tablebase(None), Some(Vec::new()));
+    engine.set_game(Game::new(position, rules));
+    let result = engine.search_blocking(nodes(2000));
+    (
+        result.best_move,
+        result.info.map(|info| info.score.to_string()),
+    )
+}

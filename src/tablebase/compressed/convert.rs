@@ -157,22 +157,37 @@ pub fn compress_dir(
             &code,
             &report,
         );
-        let crc = super::super::file::crc32(&payload);
-        let head = encode_header_as(&header, COMPRESSED_VERSION, payload.len() as u64, crc);
-        write_atomic(&to, &[&head, &payload])?;
-        stamps.written(&to);
-        stamps.settle();
+        let bytes = write_compressed(&to, &header, &payload, &stamps)?;
         reports.push(CompressReport {
             layer,
             positions,
             source_bytes,
-            bytes: (HEADER_LEN + payload.len()) as u64,
+            bytes,
             seconds: started.elapsed().as_secs_f64(),
             resumed: false,
         });
     }
     stamps.finish();
     Ok(reports)
+}
+
+/// Writes a compressed file to `to` atomically: `header` as format version 3, then `payload`;
+/// to be stamped by `stamps` once settled. Returns its size in bytes.
+///
+/// # Errors
+/// A failure to write.
+pub(crate) fn write_compressed(
+    to: &Path,
+    header: &LayerHeader,
+    payload: &[u8],
+    stamps: &RunStamps,
+) -> Result<u64, TablebaseError> {
+    let crc = super::super::file::crc32(payload);
+    let head = encode_header_as(header, COMPRESSED_VERSION, payload.len() as u64, crc);
+    write_atomic(to, &[&head, payload])?;
+    stamps.written(to);
+    stamps.settle();
+    Ok((HEADER_LEN + payload.len()) as u64)
 }
 
 /// The size of a compressed file already at `path` for the layer of `header`, when it is intact

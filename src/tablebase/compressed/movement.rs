@@ -5,8 +5,8 @@
 //! (generation, `tb verify`, the forbid solver) decode it into memory once.
 
 use super::super::file::{
-    check_payload, encode_header_as, layer_path, open_layer, open_layer_stamped, write_atomic,
-    LayerHeader, LayerValues, PayloadCheck, PayloadStatus, COMPRESSED_VERSION, HEADER_LEN,
+    check_payload, layer_path, open_layer, open_layer_stamped, LayerHeader, LayerValues,
+    PayloadCheck, PayloadStatus, HEADER_LEN,
 };
 use super::super::generate::Progress;
 use super::super::index::CLASSES_PER_LAYER;
@@ -219,16 +219,12 @@ pub(crate) fn compress_movement(
         &|at| values.get(at as usize).copied(),
         &report,
     );
-    let crc = super::super::file::crc32(&payload);
-    let head = encode_header_as(&header, COMPRESSED_VERSION, payload.len() as u64, crc);
-    write_atomic(&to, &[&head, &payload])?;
-    stamps.written(&to);
-    stamps.settle();
+    let bytes = super::convert::write_compressed(&to, &header, &payload, stamps)?;
     Ok(CompressReport {
         layer,
         positions: count,
         source_bytes,
-        bytes: (HEADER_LEN + payload.len()) as u64,
+        bytes,
         seconds: started.elapsed().as_secs_f64(),
         resumed: false,
     })
