@@ -209,6 +209,24 @@ fn cli_generates_verifies_and_probes() {
     assert!(!ok && stderr.contains("not covered"), "{stderr}");
     let (ok, _, stderr) = run(&["tb", "probe", dir_text, "nonsense"]);
     assert!(!ok && stderr.contains("error"), "{stderr}");
+    // A reader that stops reading (`tb probe DIR - | head -1`): a quiet stop, not an error.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_baghchal"))
+        .args(["tb", "probe", dir_text, "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    drop(child.stdout.take());
+    let lines = "TGGGG/GGGGG/GGGGG/GGGGG/T1GTT t 0 0\n".repeat(1000);
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        let _ = stdin.write_all(lines.as_bytes());
+    }
+    let output = child.wait_with_output().expect("ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success() && stderr.is_empty(), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -157,6 +157,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader stopped reading (`tb probe ... | head`): nothing to report.
+        Err(message) if message == baghchal::tablebase::OUTPUT_CLOSED => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("error: {message}");
             ExitCode::FAILURE

@@ -11,7 +11,7 @@ use super::placement::verify::verify_placement;
 use super::probe_text::{answer, probe_batch};
 use super::solve::{generate_tables, LayerReport};
 use super::verify::verify_tables;
-use super::{TableRules, Tablebase};
+use super::{output_error, TableRules, Tablebase};
 use crate::Position;
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -24,7 +24,7 @@ use std::time::Instant;
 /// not a panic.
 macro_rules! out {
     ($out:expr, $($arg:tt)*) => {
-        writeln!($out, $($arg)*).map_err(|e| format!("cannot write the output: {e}"))?
+        writeln!($out, $($arg)*).map_err(output_error)?
     };
 }
 
@@ -252,9 +252,7 @@ pub fn run(command: TbCommand, out: &mut dyn Write) -> Result<(), String> {
     });
     bars.finish();
     // Flushed also after an error, so that what was written before it is not lost.
-    let flushed = out
-        .flush()
-        .map_err(|e| format!("cannot write the output: {e}"));
+    let flushed = out.flush().map_err(output_error);
     result.and(flushed)
 }
 
@@ -451,7 +449,7 @@ fn run_with_progress(
             let forbid = match answer(&tables, &position) {
                 Ok(answer) => {
                     out.write_all(answer.to_lines().as_bytes())
-                        .map_err(|e| format!("cannot write the output: {e}"))?;
+                        .map_err(output_error)?;
                     probe_forbid(&dir, &tables, &position).map_err(|e| e.to_string())?
                 }
                 // Goats in hand without their placement layer: the placement value under

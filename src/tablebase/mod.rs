@@ -33,6 +33,20 @@ use std::path::PathBuf;
 /// Largest `captures_to_win` the tables support (layers of up to 4 captured goats).
 pub const MAX_CAPTURES_TO_WIN: u8 = 5;
 
+/// What the `tb` commands answer when the reader of their output closed it (`tb probe ... |
+/// head`): the binary then stops quietly, as command-line tools do.
+pub const OUTPUT_CLOSED: &str = "the output was closed";
+
+/// The message of a failed write of a `tb` command's output ([`OUTPUT_CLOSED`] when the reader
+/// closed it).
+pub fn output_error(error: std::io::Error) -> String {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        OUTPUT_CLOSED.to_string()
+    } else {
+        format!("cannot write the output: {error}")
+    }
+}
+
 /// How a table file is damaged.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Corruption {

@@ -1,7 +1,7 @@
 //! The text of `tb probe`: one position's answer as three lines, or, in batch mode
 //! (`tb probe DIR -`), one tab-separated line per input line (format in docs/tablebase.md).
 
-use super::{Tablebase, TbValue, Wdl};
+use super::{output_error, Tablebase, TbValue, Wdl};
 use crate::{Move, Position};
 use std::io::{BufRead, Write};
 
@@ -130,6 +130,6 @@ pub fn probe_batch(
         };
         writeln!(out, "{text}")
             .and_then(|()| out.flush())
-            .map_err(|e| format!("cannot write the output: {e}"))?;
+            .map_err(output_error)?;
     }
 }

@@ -9,6 +9,7 @@ use super::super::file::{
 };
 use super::super::generate::Progress;
 use super::super::index::LayerIndex;
+use super::super::output_error;
 use super::super::placement::generate::check_placement_header;
 use super::super::placement::has_capture;
 use super::super::placement::index::{Frames, Layer, PlacementIndex};
@@ -437,9 +438,7 @@ pub fn compress(
     let started = Instant::now();
     let reports = compress_dir(dir, target, threads, block_bytes, movement, progress)
         .map_err(|e| e.to_string())?;
-    let line = |out: &mut dyn Write, text: String| {
-        writeln!(out, "{text}").map_err(|e| format!("cannot write the output: {e}"))
-    };
+    let line = |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(output_error);
     line(
         out,
         "hand capt   positions  source bytes       bytes  bits/pos  seconds".to_string(),
@@ -511,7 +510,7 @@ pub fn compare(
             check.goat_mismatches,
             if check.counts_match { "match" } else { "differ" }
         )
-        .map_err(|e| format!("cannot write the output: {e}"))?;
+        .map_err(output_error)?;
         failed |= !check.ok();
     }
     if comparisons.is_empty() {
@@ -520,5 +519,5 @@ pub fn compare(
     if failed {
         return Err("verification failed".to_string());
     }
-    writeln!(out, "verify: ok").map_err(|e| format!("cannot write the output: {e}"))
+    writeln!(out, "verify: ok").map_err(output_error)
 }

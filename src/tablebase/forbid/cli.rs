@@ -5,8 +5,8 @@ use super::solve::{solve_tables, SolveOptions, DEFAULT_NODE_BUDGET, MAX_STATES_L
 use super::start::start_bounds;
 use crate::tablebase::generate::Progress;
 use crate::tablebase::placement::generate::MAX_IN_HAND;
-use crate::tablebase::Tablebase;
 use crate::tablebase::Wdl;
+use crate::tablebase::{output_error, Tablebase};
 use clap::Subcommand;
 use std::io::Write;
 use std::path::PathBuf;
@@ -54,7 +54,7 @@ pub enum ForbidCommand {
 /// A message saying what went wrong.
 pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> Result<(), String> {
     let started = Instant::now();
-    let write_error = |e: std::io::Error| format!("cannot write the output: {e}");
+    let write_error = output_error;
     match command {
         ForbidCommand::Census { dir } => {
             let layers = census(&dir, progress).map_err(|e| e.to_string())?;
