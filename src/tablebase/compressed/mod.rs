@@ -295,11 +295,6 @@ impl CompressedLayer {
         self.block_bytes
     }
 
-    /// What the values are.
-    pub fn stored(&self) -> Stored {
-        self.stored
-    }
-
     /// Blocks whose midpoint a probe has recorded (tests).
     #[cfg(test)]
     pub(crate) fn recorded_midpoints(&self) -> usize {
