@@ -1,15 +1,20 @@
 //! The `baghchal tb forbid ...` subcommands: census and solve.
 
 use super::census::{census, print_census};
+use super::entries::{prove_entries, EntryOptions};
+use super::prove::{ProveOptions, Prover};
 use super::solve::{solve_tables, SolveOptions, DEFAULT_NODE_BUDGET, MAX_STATES_LIMIT};
 use super::start::start_bounds;
+use super::tables::ForbidTables;
+use super::ForbidValue;
 use crate::tablebase::generate::Progress;
 use crate::tablebase::placement::generate::MAX_IN_HAND;
 use crate::tablebase::Wdl;
 use crate::tablebase::{output_error, Tablebase};
+use crate::{Position, Side};
 use clap::Subcommand;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// `tb forbid` subcommands (see docs/forbid.md).
@@ -44,6 +49,29 @@ pub enum ForbidCommand {
         max_in_hand: u8,
         /// Worker threads (default: all cores).
         #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// A proof-number search from one position (default: the start) under forbid, with the
+    /// history in every node, down to the values `solve` and `start` proved: the winner where
+    /// the bounds of `start` disagree.
+    Prove {
+        /// Directory of the tables, forbid files and placement values under forbid.
+        dir: PathBuf,
+        /// Position string (default: the start position); its history is empty.
+        #[arg(long)]
+        position: Option<String>,
+        /// Tree nodes allowed (about 48 bytes each); with --entries, per entry.
+        #[arg(long, default_value_t = 20_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: u64,
+        /// Instead of one position: every table draw with tigers to move whose value is
+        /// unknown (the entries `start` depends on), layer by layer from the last.
+        #[arg(long, conflicts_with = "position")]
+        entries: bool,
+        /// With --entries: only this many per layer, evenly spread.
+        #[arg(long, requires = "entries")]
+        sample: Option<u64>,
+        /// With --entries: worker threads (default: all cores).
+        #[arg(long, requires = "entries")]
         threads: Option<usize>,
     },
 }
@@ -109,9 +137,7 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
             max_in_hand,
             threads,
         } => {
-            let threads = threads
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
-                .max(1);
+            let threads = threads.unwrap_or_else(default_threads).max(1);
             let start =
                 start_bounds(&dir, max_in_hand, threads, progress).map_err(|e| e.to_string())?;
             for (captured, unknown) in start.unknown_entries.iter().enumerate() {
@@ -143,7 +169,145 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
             };
             writeln!(out, "start position under forbid: {verdict}").map_err(write_error)?;
         }
+        ForbidCommand::Prove {
+            dir,
+            nodes,
+            entries: true,
+            sample,
+            threads,
+            ..
+        } => {
+            let options = EntryOptions {
+                nodes_per_entry: nodes,
+                sample,
+                threads: threads.unwrap_or_else(default_threads),
+            };
+            let layers = prove_entries(&dir, options, progress).map_err(|e| e.to_string())?;
+            writeln!(
+                out,
+                "layer   unknown  searched  tigers-win  goats-win  unsettled       nodes  most-nodes-settled  seconds"
+            )
+            .map_err(write_error)?;
+            for l in &layers {
+                writeln!(
+                    out,
+                    "{:>5} {:>9} {:>9} {:>11} {:>10} {:>10} {:>11} {:>19} {:>8.1}",
+                    l.captured,
+                    l.unknown,
+                    l.searched,
+                    l.tigers_win,
+                    l.goats_win,
+                    l.searched - l.tigers_win - l.goats_win,
+                    l.nodes,
+                    l.most_nodes_settled,
+                    l.seconds
+                )
+                .map_err(write_error)?;
+            }
+        }
+        ForbidCommand::Prove {
+            dir,
+            position,
+            nodes,
+            ..
+        } => {
+            let position: Position = match position {
+                Some(text) => text.trim().parse().map_err(|e| format!("{e}"))?,
+                None => Position::startpos(),
+            };
+            print_proof(&dir, &position, nodes, out, progress)?;
+        }
     }
     writeln!(out, "wall seconds: {:.2}", started.elapsed().as_secs_f64()).map_err(write_error)?;
     Ok(())
+}
+
+/// Worker threads when none are asked for: all cores.
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
+}
+
+/// `tb forbid prove`: opens the tables and forbid values of `dir` (waiting for their checks),
+/// searches `position` and prints the winner, the search's size and each root move's state.
+fn print_proof(
+    dir: &Path,
+    position: &Position,
+    nodes: u64,
+    out: &mut dyn Write,
+    progress: Progress,
+) -> Result<(), String> {
+    let rules = Tablebase::recorded_rules(dir).map_err(|e| e.to_string())?;
+    let tables = Tablebase::open(dir, rules).map_err(|e| e.to_string())?;
+    let (forbid, errors) = ForbidTables::open(dir, &tables);
+    if let Some(error) = errors.into_iter().next() {
+        return Err(error.to_string());
+    }
+    let Some(forbid) = forbid else {
+        return Err(format!(
+            "no forbid files in \"{}\": run `tb forbid solve` first",
+            dir.display()
+        ));
+    };
+    let mut corrupt = tables
+        .placement()
+        .map(|p| p.wait_checked())
+        .unwrap_or_default();
+    match forbid.placement() {
+        Some((_, placement)) => corrupt.extend(placement.wait_checked()),
+        None if position.goats_in_hand() != 0 => {
+            return Err(format!(
+                "no placement values under forbid in \"{}\": run `tb forbid start` first",
+                dir.display()
+            ))
+        }
+        None => {}
+    }
+    if let Some(path) = corrupt.first() {
+        return Err(format!("\"{}\" is corrupt: not used", path.display()));
+    }
+    let options = ProveOptions {
+        max_nodes: nodes,
+        use_stored: true,
+    };
+    let result = Prover::new(&tables, Some(&forbid), options).prove(&[*position], progress);
+    let winner = |value: ForbidValue, mover: Side| match value {
+        ForbidValue::Win => format!("{mover} win"),
+        ForbidValue::Loss => format!("{} win", mover.opposite()),
+        ForbidValue::Unknown => "unknown".to_string(),
+    };
+    let mover = position.side_to_move();
+    let (proof, disproof) = result.numbers;
+    writeln!(
+        out,
+        "forbid: {} ({} nodes, {} expanded, {} history-free results shared, root proof {} disproof {}, {:.2} s)",
+        winner(result.value, mover),
+        result.nodes,
+        result.expansions,
+        result.shared,
+        number(proof),
+        number(disproof),
+        result.seconds
+    )
+    .map_err(output_error)?;
+    for root_move in &result.root_moves {
+        let (proof, disproof) = root_move.numbers;
+        writeln!(
+            out,
+            "move {}: {} (proof {} disproof {})",
+            root_move.mv,
+            winner(root_move.value, mover),
+            number(proof),
+            number(disproof)
+        )
+        .map_err(output_error)?;
+    }
+    Ok(())
+}
+
+/// A proof or disproof number, `inf` when it cannot be reached.
+fn number(n: u32) -> String {
+    match n {
+        u32::MAX => "inf".to_string(),
+        n => n.to_string(),
+    }
 }

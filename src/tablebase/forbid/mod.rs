@@ -12,9 +12,11 @@
 
 pub mod census;
 pub mod cli;
+pub mod entries;
 pub mod file;
 pub mod history;
 pub mod probe;
+pub mod prove;
 pub mod raw;
 pub mod scc;
 pub mod solve;

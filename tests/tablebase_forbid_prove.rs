@@ -1,0 +1,213 @@
+//! `tb forbid prove`: the proof-number search under `Repetition forbid`, checked against the
+//! component solver's stored values (which it can ignore) and against the full-history search
+//! of the game itself.
+
+use baghchal::tablebase::forbid::prove::{ProveOptions, Prover};
+use baghchal::tablebase::forbid::tables::ForbidTables;
+use baghchal::tablebase::forbid::ForbidValue;
+use baghchal::tablebase::index::LayerIndex;
+use baghchal::tablebase::verify::board_position;
+use baghchal::tablebase::{Tablebase, Wdl};
+use baghchal::{Game, Position, Side};
+use forbid_common::{forbid_rules, full_history_winner, run_tb, solved_dir, table_rules, QUIET};
+use rand::rngs::StdRng;
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+
+mod forbid_common;
+
+/// The tables and forbid values of CapturesToWin `captures_to_win`.
+fn opened(captures_to_win: u8) -> (Tablebase, ForbidTables) {
+    let dir = solved_dir(captures_to_win);
+    let tables = Tablebase::open(dir, table_rules(captures_to_win)).expect("open");
+    let (forbid, errors) = ForbidTables::open(dir, &tables);
+    assert!(errors.is_empty(), "{errors:?}");
+    (tables, forbid.expect("forbid files"))
+}
+
+/// Every `stride`th class of every layer and side that is a table draw, with its stored value.
+fn table_draws(
+    captures_to_win: u8,
+    tables: &Tablebase,
+    forbid: &ForbidTables,
+    stride: usize,
+) -> Vec<(Position, ForbidValue)> {
+    let mut found = Vec::new();
+    for captured in 0..captures_to_win {
+        let index = LayerIndex::get(usize::from(captured) + 1);
+        for side in 0..2 {
+            for class in (0..index.len()).step_by(stride) {
+                let position = board_position(index.decode(class), side, captured);
+                if tables.probe(&position).unwrap().wdl == Wdl::Draw {
+                    let stored = forbid.stored(&position).expect("a forbid file per layer");
+                    found.push((position, stored));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The mover's value of a winner.
+fn value_of(winner: Side, mover: Side) -> ForbidValue {
+    if winner == mover {
+        ForbidValue::Win
+    } else {
+        ForbidValue::Loss
+    }
+}
+
+fn options(max_nodes: u64, use_stored: bool) -> ProveOptions {
+    ProveOptions {
+        max_nodes,
+        use_stored,
+    }
+}
+
+/// Without the stored values the search settles table draws from the tables' wins and losses
+/// and the end of the game only: what it settles must be the component solver's value.
+fn check_against_the_solver(captures_to_win: u8, stride: usize) {
+    let (tables, forbid) = opened(captures_to_win);
+    let mut prover = Prover::new(&tables, Some(&forbid), options(20_000, false));
+    let (mut wins, mut losses, mut open) = (0, 0, 0);
+    for (position, stored) in table_draws(captures_to_win, &tables, &forbid, stride) {
+        if stored == ForbidValue::Unknown {
+            continue;
+        }
+        let found = prover.prove(&[position], QUIET);
+        match found.value {
+            ForbidValue::Unknown => open += 1,
+            value => {
+                assert_eq!(value, stored, "{position}");
+                if value == ForbidValue::Win {
+                    wins += 1;
+                } else {
+                    losses += 1;
+                }
+            }
+        }
+    }
+    eprintln!("{wins} wins and {losses} losses agree, {open} not settled");
+    assert!(wins >= 20 && losses >= 20, "{wins} wins, {losses} losses");
+}
+
+#[test]
+fn without_stored_values_the_proof_search_finds_the_solved_values_captures_to_win_1() {
+    check_against_the_solver(1, 1);
+}
+
+#[test]
+fn without_stored_values_the_proof_search_finds_the_solved_values_captures_to_win_2() {
+    check_against_the_solver(2, 61);
+}
+
+#[test]
+fn the_proof_search_settles_unknown_table_draws_and_a_search_without_them_agrees() {
+    // CapturesToWin 2 has table draws in components too large for the solver (unknown); the
+    // proof search from each, on the stored values, settles some. Each settled value is
+    // checked by a search that does not use them (or by the full-history search of the game).
+    let (tables, forbid) = opened(2);
+    let mut with_stored = Prover::new(&tables, Some(&forbid), options(200_000, true));
+    let mut without = Prover::new(&tables, Some(&forbid), options(2_000_000, false));
+    let unknown: Vec<Position> = table_draws(2, &tables, &forbid, 7)
+        .into_iter()
+        .filter(|(_, stored)| *stored == ForbidValue::Unknown)
+        .map(|(position, _)| position)
+        .collect();
+    assert!(unknown.len() >= 50, "{} unknown table draws", unknown.len());
+    let (mut settled, mut checked) = (0, 0);
+    for position in unknown.iter().step_by(unknown.len() / 50).take(50) {
+        let found = with_stored.prove(&[*position], QUIET).value;
+        if found == ForbidValue::Unknown {
+            continue;
+        }
+        settled += 1;
+        let mut independent = without.prove(&[*position], QUIET).value;
+        if independent == ForbidValue::Unknown {
+            let mut game = Game::new(*position, forbid_rules(2));
+            if let Some(winner) = full_history_winner(&mut game, &tables, &mut 200_000) {
+                independent = value_of(winner, position.side_to_move());
+            }
+        }
+        if independent != ForbidValue::Unknown {
+            assert_eq!(found, independent, "{position}");
+            checked += 1;
+        }
+    }
+    eprintln!("{settled} of 50 unknown table draws settled, {checked} checked independently");
+    assert!(
+        settled >= 5 && checked >= 3,
+        "{settled} settled, {checked} checked"
+    );
+}
+
+#[test]
+fn the_proof_search_respects_the_games_history() {
+    // Random games of table-draw steps from solved table draws: the search from the last
+    // state, given the game, against the full-history search of the same game. Some games
+    // must have a value that differs from the last state's value from an empty history
+    // (else the history was not shown to matter).
+    let (tables, forbid) = opened(1);
+    let rules = forbid_rules(1);
+    let mut prover = Prover::new(&tables, Some(&forbid), options(100_000, true));
+    let mut rng = StdRng::seed_from_u64(61);
+    let draws = table_draws(1, &tables, &forbid, 1);
+    let (mut agreed, mut changed) = (0, 0);
+    for (start, _) in draws.choose_multiple(&mut rng, 600) {
+        let mut game = Game::new(*start, rules);
+        for _ in 0..rng.random_range(1..10) {
+            let position = *game.position();
+            let steps: Vec<_> = game
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|&mv| {
+                    let child = position.played(mv);
+                    child.goats_captured() == position.goats_captured()
+                        && tables.probe(&child).unwrap().wdl == Wdl::Draw
+                })
+                .collect();
+            let Some(&mv) = steps.choose(&mut rng) else {
+                break;
+            };
+            game.play(mv).expect("legal");
+        }
+        let found = prover.prove(game.positions(), QUIET).value;
+        let Some(winner) = full_history_winner(&mut game.clone(), &tables, &mut 50_000) else {
+            continue;
+        };
+        let expected = value_of(winner, game.position().side_to_move());
+        if found != ForbidValue::Unknown {
+            assert_eq!(found, expected, "{:?}", game.positions());
+            agreed += 1;
+            let alone = prover.prove(&[*game.position()], QUIET).value;
+            changed += usize::from(alone == expected.negate());
+        }
+    }
+    eprintln!("{agreed} agree, {changed} differ from the value without the history");
+    assert!(
+        agreed >= 100 && changed >= 1,
+        "{agreed} agreed, {changed} changed"
+    );
+}
+
+#[test]
+fn tb_forbid_prove_prints_the_winner_and_the_root_moves() {
+    let (tables, forbid) = opened(1);
+    let (win, _) = table_draws(1, &tables, &forbid, 1)
+        .into_iter()
+        .find(|(_, stored)| *stored == ForbidValue::Win)
+        .expect("a solved win");
+    let dir = solved_dir(1).to_str().unwrap();
+    let text = win.to_string();
+    // A stored win is settled at the root.
+    let (ok, out, err) = run_tb(&["forbid", "prove", dir, "--position", &text]);
+    assert!(ok, "{err}");
+    let mover = win.side_to_move();
+    assert!(out.contains(&format!("forbid: {mover} win")), "{out}");
+    // The start position needs the placement values under forbid (`tb forbid start`).
+    let (ok, _, err) = run_tb(&["forbid", "prove", dir]);
+    assert!(!ok && err.contains("tb forbid start"), "{err}");
+    let (ok, _, err) = run_tb(&["forbid", "prove", dir, "--position", "nonsense"]);
+    assert!(!ok && !err.is_empty());
+}
