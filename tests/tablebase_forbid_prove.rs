@@ -60,8 +60,21 @@ fn value_of(winner: Side, mover: Side) -> ForbidValue {
 fn options(max_nodes: u64, use_stored: bool) -> ProveOptions {
     ProveOptions {
         max_nodes,
+        table_entries: 1 << 20,
         use_stored,
     }
+}
+
+/// The unknown table draws of CapturesToWin 2 (every 7th class), 50 of them evenly spread.
+fn unknown_sample(tables: &Tablebase, forbid: &ForbidTables) -> Vec<Position> {
+    let unknown: Vec<Position> = table_draws(2, tables, forbid, 7)
+        .into_iter()
+        .filter(|(_, stored)| *stored == ForbidValue::Unknown)
+        .map(|(position, _)| position)
+        .collect();
+    assert!(unknown.len() >= 50, "{} unknown table draws", unknown.len());
+    let step = unknown.len() / 50;
+    unknown.into_iter().step_by(step).take(50).collect()
 }
 
 /// Without the stored values the search settles table draws from the tables' wins and losses
@@ -109,14 +122,8 @@ fn the_proof_search_settles_unknown_table_draws_and_a_search_without_them_agrees
     let (tables, forbid) = opened(2);
     let mut with_stored = Prover::new(&tables, Some(&forbid), options(200_000, true));
     let mut without = Prover::new(&tables, Some(&forbid), options(2_000_000, false));
-    let unknown: Vec<Position> = table_draws(2, &tables, &forbid, 7)
-        .into_iter()
-        .filter(|(_, stored)| *stored == ForbidValue::Unknown)
-        .map(|(position, _)| position)
-        .collect();
-    assert!(unknown.len() >= 50, "{} unknown table draws", unknown.len());
     let (mut settled, mut checked) = (0, 0);
-    for position in unknown.iter().step_by(unknown.len() / 50).take(50) {
+    for position in &unknown_sample(&tables, &forbid) {
         let found = with_stored.prove(&[*position], QUIET).value;
         if found == ForbidValue::Unknown {
             continue;
@@ -139,6 +146,76 @@ fn the_proof_search_settles_unknown_table_draws_and_a_search_without_them_agrees
         settled >= 5 && checked >= 3,
         "{settled} settled, {checked} checked"
     );
+}
+
+#[test]
+fn a_full_transposition_table_drops_entries_without_changing_a_value() {
+    // A table of 1024 entries is cleared again and again on these searches: what it still
+    // settles must be what a large table settles.
+    let (tables, forbid) = opened(2);
+    let mut large = Prover::new(&tables, Some(&forbid), options(50_000, true));
+    let small_options = ProveOptions {
+        table_entries: 1024,
+        ..options(50_000, true)
+    };
+    let mut small = Prover::new(&tables, Some(&forbid), small_options);
+    let (mut both, mut entries_seen) = (0, 0);
+    for position in &unknown_sample(&tables, &forbid) {
+        let found = small.prove(&[*position], QUIET);
+        entries_seen = entries_seen.max(found.table_entries);
+        let reference = large.prove(&[*position], QUIET).value;
+        if found.value != ForbidValue::Unknown && reference != ForbidValue::Unknown {
+            assert_eq!(found.value, reference, "{position}");
+            both += 1;
+        }
+    }
+    assert!(entries_seen <= 1024, "{entries_seen} entries kept");
+    assert!(both >= 10, "{both} settled by both");
+}
+
+#[test]
+fn tb_forbid_prove_entries_reports_every_layer() {
+    let dir = solved_dir(2).to_str().unwrap();
+    let args = [
+        "forbid",
+        "prove",
+        dir,
+        "--entries",
+        "--sample",
+        "20",
+        "--nodes",
+        "20000",
+    ];
+    let (ok, out, err) = run_tb(&args);
+    assert!(ok, "{err}");
+    let rows: Vec<Vec<u64>> = out
+        .lines()
+        .filter(|line| line.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .map(|line| {
+            let fields = line.split_whitespace().take(6);
+            fields.map(|f| f.parse().expect("a count")).collect()
+        })
+        .collect();
+    // Layers 1 then 0: unknown, searched, tigers win, goats win, unsettled.
+    assert_eq!(
+        rows.iter().map(|r| r[0]).collect::<Vec<_>>(),
+        [1, 0],
+        "{out}"
+    );
+    for row in &rows {
+        let [_, unknown, searched, tigers, goats, open] = row[..] else {
+            panic!("{out}");
+        };
+        assert!(searched <= unknown && searched >= unknown.min(20), "{out}");
+        assert_eq!(tigers + goats + open, searched, "{out}");
+    }
+    assert!(
+        rows.iter().any(|r| r[3] + r[4] > 0),
+        "nothing settled: {out}"
+    );
+    // --sample needs --entries.
+    let (ok, _, _) = run_tb(&["forbid", "prove", dir, "--sample", "3"]);
+    assert!(!ok);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 use super::census::{census, print_census};
 use super::entries::{prove_entries, EntryOptions};
-use super::prove::{ProveOptions, Prover};
+use super::prove::{ProveOptions, Prover, DEFAULT_TABLE_ENTRIES, SEARCH_STACK};
 use super::solve::{solve_tables, SolveOptions, DEFAULT_NODE_BUDGET, MAX_STATES_LIMIT};
 use super::start::start_bounds;
 use super::tables::ForbidTables;
@@ -60,9 +60,12 @@ pub enum ForbidCommand {
         /// Position string (default: the start position); its history is empty.
         #[arg(long)]
         position: Option<String>,
-        /// Tree nodes allowed (about 48 bytes each); with --entries, per entry.
+        /// Nodes expanded allowed; with --entries, per entry.
         #[arg(long, default_value_t = 20_000_000, value_parser = clap::value_parser!(u64).range(1..))]
         nodes: u64,
+        /// Transposition entries kept (about 64 bytes each; per thread with --entries).
+        #[arg(long, default_value_t = DEFAULT_TABLE_ENTRIES, value_parser = clap::value_parser!(u64).range(1024..))]
+        table_entries: u64,
         /// Instead of one position: every table draw with tigers to move whose value is
         /// unknown (the entries `start` depends on), layer by layer from the last.
         #[arg(long, conflicts_with = "position")]
@@ -172,6 +175,7 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
         ForbidCommand::Prove {
             dir,
             nodes,
+            table_entries,
             entries: true,
             sample,
             threads,
@@ -179,6 +183,7 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
         } => {
             let options = EntryOptions {
                 nodes_per_entry: nodes,
+                table_entries,
                 sample,
                 threads: threads.unwrap_or_else(default_threads),
             };
@@ -209,13 +214,19 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
             dir,
             position,
             nodes,
+            table_entries,
             ..
         } => {
             let position: Position = match position {
                 Some(text) => text.trim().parse().map_err(|e| format!("{e}"))?,
                 None => Position::startpos(),
             };
-            print_proof(&dir, &position, nodes, out, progress)?;
+            let options = ProveOptions {
+                max_nodes: nodes,
+                table_entries,
+                use_stored: true,
+            };
+            print_proof(&dir, &position, options, out, progress)?;
         }
     }
     writeln!(out, "wall seconds: {:.2}", started.elapsed().as_secs_f64()).map_err(write_error)?;
@@ -232,7 +243,7 @@ fn default_threads() -> usize {
 fn print_proof(
     dir: &Path,
     position: &Position,
-    nodes: u64,
+    options: ProveOptions,
     out: &mut dyn Write,
     progress: Progress,
 ) -> Result<(), String> {
@@ -265,11 +276,16 @@ fn print_proof(
     if let Some(path) = corrupt.first() {
         return Err(format!("\"{}\" is corrupt: not used", path.display()));
     }
-    let options = ProveOptions {
-        max_nodes: nodes,
-        use_stored: true,
-    };
-    let result = Prover::new(&tables, Some(&forbid), options).prove(&[*position], progress);
+    let result = std::thread::scope(|scope| {
+        let search = std::thread::Builder::new().stack_size(SEARCH_STACK);
+        let spawned = search.spawn_scoped(scope, || {
+            Prover::new(&tables, Some(&forbid), options).prove(&[*position], progress)
+        });
+        spawned
+            .map_err(|e| format!("cannot start the search: {e}"))?
+            .join()
+            .map_err(|_| "the search failed".to_string())
+    })?;
     let winner = |value: ForbidValue, mover: Side| match value {
         ForbidValue::Win => format!("{mover} win"),
         ForbidValue::Loss => format!("{} win", mover.opposite()),
@@ -279,11 +295,10 @@ fn print_proof(
     let (proof, disproof) = result.numbers;
     writeln!(
         out,
-        "forbid: {} ({} nodes, {} expanded, {} history-free results shared, root proof {} disproof {}, {:.2} s)",
+        "forbid: {} ({} nodes expanded, {} transposition entries, root proof {} disproof {}, {:.2} s)",
         winner(result.value, mover),
         result.nodes,
-        result.expansions,
-        result.shared,
+        result.table_entries,
         number(proof),
         number(disproof),
         result.seconds

@@ -8,7 +8,7 @@
 //! prover remembers the history-free values it settled).
 
 use super::file::{forbid_path, read_forbid};
-use super::prove::{ProveOptions, Prover};
+use super::prove::{ProveOptions, Prover, SEARCH_STACK};
 use super::tables::ForbidTables;
 use super::ForbidValue;
 use crate::tablebase::generate::Progress;
@@ -23,8 +23,10 @@ use std::time::Instant;
 /// What to search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct EntryOptions {
-    /// Tree nodes allowed per entry.
+    /// Nodes expanded allowed per entry.
     pub nodes_per_entry: u64,
+    /// Transposition entries per worker (see [`ProveOptions::table_entries`]).
+    pub table_entries: u64,
     /// Search only this many entries per layer, evenly spread over the unknown ones.
     pub sample: Option<u64>,
     /// Worker threads.
@@ -76,6 +78,7 @@ pub fn prove_entries(
     let threads = options.threads.max(1);
     let prove_options = ProveOptions {
         max_nodes: options.nodes_per_entry,
+        table_entries: options.table_entries,
         use_stored: true,
     };
     let mut provers: Vec<Prover<'_>> = (0..threads)
@@ -106,7 +109,8 @@ pub fn prove_entries(
                 .enumerate()
                 .map(|(worker, prover)| {
                     let (chosen, done, phase) = (&chosen, &done, &phase);
-                    scope.spawn(move || {
+                    let worker_thread = std::thread::Builder::new().stack_size(SEARCH_STACK);
+                    let spawned = worker_thread.spawn_scoped(scope, move || {
                         let mut part = EntryLayer::default();
                         for &class in chosen.iter().skip(worker).step_by(threads) {
                             let position =
@@ -126,7 +130,8 @@ pub fn prove_entries(
                             part.most_nodes_settled = part.most_nodes_settled.max(found.nodes);
                         }
                         part
-                    })
+                    });
+                    spawned.expect("a search thread starts")
                 })
                 .collect();
             workers

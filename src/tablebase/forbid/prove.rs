@@ -2,18 +2,20 @@
 //! the game's history in every node, where the component solver cannot go (docs/forbid.md,
 //! "Proof search").
 //!
-//! The tree is Allis's proof-number search in negamax form: each node has a proof number (how
-//! many leaves must still be settled to show that its mover wins) and a disproof number (to
-//! show that the mover loses). Leaves are settled by what is proven whatever the history:
-//! a table win or loss (claim 2: the path inside a layer holds table draws only), a stored
-//! forbid value, or a placement value under forbid; a table draw with a history is settled by
-//! [`ForbidJudge`] when its component is small, and searched otherwise.
+//! The search is Nagai's depth-first proof-number search (df-pn) in negamax form: each node has
+//! a proof number (how many leaves must still be settled to show that its mover wins) and a
+//! disproof number (to show that the mover loses), kept in a transposition table. Leaves are
+//! settled by what is proven whatever the history: a table win or loss (claim 2: the path
+//! inside a layer holds table draws only), a stored forbid value, or a placement value under
+//! forbid; a table draw with a history is settled by [`ForbidJudge`] when its component is
+//! small, and searched otherwise.
 //!
-//! The graph-history interaction is avoided, not patched: a node's moves are filtered by the
-//! states of its own path since the last placement or capture (claim 1), and nodes are never
-//! merged across paths. The only results shared between paths are those of history-free nodes
-//! (a placement position, or a movement state right after the last placement or a capture),
-//! whose value cannot depend on the path that reached them.
+//! The graph-history interaction (Kishimoto and Müller) cannot arise: a node's value depends on
+//! its position and on the *set* of its layer's states played before it (claim 1: they are the
+//! moves it may not make), and the table's key is exactly that pair (the set by a 64-bit key,
+//! 0 for the history-free nodes: placement positions, and movement states right after the last
+//! placement or a capture, whose entries every path shares). A move never recreates a state of
+//! its layer, so no path meets a node twice: the searched graph has no cycle.
 
 use super::history::ForbidJudge;
 use super::tables::ForbidTables;
@@ -27,8 +29,16 @@ use std::time::Instant;
 /// A proof or disproof number that cannot be reached (the node is settled the other way).
 const INFINITE: u32 = u32::MAX;
 
-/// Settled history-free nodes remembered (about 40 bytes each), kept from one root to the next.
-const MAX_SHARED: usize = 1 << 25;
+/// Nodes deeper than this (plies from the root) are left open (numbers infinite both ways:
+/// they settle nothing), so that the recursion (a few hundred bytes a frame) stays within a
+/// test thread's 2 MB stack.
+pub const MAX_DEPTH: usize = 2_000;
+
+/// Transposition entries a prover keeps by default (about 64 bytes each).
+pub const DEFAULT_TABLE_ENTRIES: u64 = 1 << 24;
+
+/// Stack for a thread that runs a search ([`MAX_DEPTH`] frames, and room to spare).
+pub const SEARCH_STACK: usize = 64 << 20;
 
 /// States a [`ForbidJudge`] may search to find a small component.
 const COMPONENT_BUDGET: usize = 4096;
@@ -36,8 +46,10 @@ const COMPONENT_BUDGET: usize = 4096;
 /// What the search may use and spend.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ProveOptions {
-    /// Tree nodes allowed; the search stops unsettled when it needs more.
+    /// Nodes expanded allowed per root; the search stops unsettled when it needs more.
     pub max_nodes: u64,
+    /// Transposition entries kept (when full, the open ones are dropped, then all).
+    pub table_entries: u64,
     /// Whether stored forbid values (movement files and placement values) settle leaves; without
     /// them only table wins and losses and the end of the game do (for cross-checks).
     pub use_stored: bool,
@@ -59,12 +71,10 @@ pub struct RootMove {
 pub struct ProveResult {
     /// The root's value for its side to move (unknown: not settled within the budget).
     pub value: ForbidValue,
-    /// Nodes in the tree when the search stopped.
+    /// Nodes expanded (a node searched again counts again).
     pub nodes: u64,
-    /// Nodes expanded.
-    pub expansions: u64,
-    /// History-free nodes settled and shared between paths (and roots: a prover remembers them).
-    pub shared: u64,
+    /// Transposition entries when the search stopped (a prover keeps them from root to root).
+    pub table_entries: u64,
     /// The root's proof and disproof numbers when the search stopped.
     pub numbers: (u32, u32),
     /// The root's moves (fresh ones, for the root's history), with their state.
@@ -73,38 +83,7 @@ pub struct ProveResult {
     pub seconds: f64,
 }
 
-/// A node of the search tree.
-#[derive(Clone, Debug)]
-struct Node {
-    position: Position,
-    /// Index of the parent (the root is its own parent).
-    parent: u32,
-    /// Index of the first child; the children are consecutive.
-    first_child: u32,
-    children: u8,
-    /// Whether the node's value cannot depend on the path that reached it.
-    history_free: bool,
-    /// Proof number: leaves to settle to show that the mover wins.
-    proof: u32,
-    /// Disproof number: leaves to settle to show that the mover loses.
-    disproof: u32,
-}
-
-impl Node {
-    fn settled(&self) -> bool {
-        self.proof == 0 || self.disproof == 0
-    }
-
-    fn value(&self) -> ForbidValue {
-        match (self.proof, self.disproof) {
-            (0, _) => ForbidValue::Win,
-            (_, 0) => ForbidValue::Loss,
-            _ => ForbidValue::Unknown,
-        }
-    }
-}
-
-/// Proof and disproof numbers of a settled value, or of an open leaf with `moves` moves.
+/// Proof and disproof numbers of a settled value, or of an open node with `moves` moves.
 fn numbers(value: Option<ForbidValue>, moves: u32) -> (u32, u32) {
     match value {
         Some(ForbidValue::Win) => (0, INFINITE),
@@ -114,17 +93,53 @@ fn numbers(value: Option<ForbidValue>, moves: u32) -> (u32, u32) {
     }
 }
 
-/// The search of one root.
+/// The value of proof and disproof numbers.
+fn value_of(numbers: (u32, u32)) -> ForbidValue {
+    match numbers {
+        (0, _) => ForbidValue::Win,
+        (_, 0) => ForbidValue::Loss,
+        _ => ForbidValue::Unknown,
+    }
+}
+
+/// A node's key: the position and the set of its layer's states played before it (a node's
+/// value depends on nothing else: claim 1), the set as the XOR of a mix of their keys (0 for
+/// none).
+type Key = (Position, u64);
+
+/// A state's contribution to a history set's key (a different mix from the Zobrist key, so
+/// that a set of one state does not hash like the state).
+fn history_key(hash: u64) -> u64 {
+    let mut x = hash ^ 0x9e37_79b9_7f4a_7c15;
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (x ^ (x >> 31)) | 1
+}
+
+/// One move of a node being searched.
+struct Child {
+    position: Position,
+    /// Same layer as the parent (the parent joins its history).
+    same_layer: bool,
+    /// Its value when settled without search.
+    settled: Option<ForbidValue>,
+    /// Its moves (for the first disproof number).
+    moves: u32,
+}
+
+/// A depth-first proof-number search (Nagai's df-pn, negamax form) from one root at a time.
 pub struct Prover<'a> {
     tables: &'a Tablebase,
     forbid: Option<&'a ForbidTables>,
     judge: Option<ForbidJudge<'a>>,
     rules: Rules,
     options: ProveOptions,
-    tree: Vec<Node>,
-    /// Settled history-free nodes: whether the mover wins (whole positions as keys: no collision).
-    shared: HashMap<Position, bool>,
+    /// Proof and disproof numbers by node key; settled entries are kept from one root to the
+    /// next (they are facts about the tables), open ones are dropped when the table is full.
+    table: HashMap<Key, (u32, u32)>,
     expansions: u64,
+    /// Expansions allowed to the current root.
+    limit: u64,
 }
 
 impl<'a> Prover<'a> {
@@ -147,117 +162,275 @@ impl<'a> Prover<'a> {
                 repetition: Repetition::Forbid,
             },
             options,
-            tree: Vec::new(),
-            shared: HashMap::new(),
+            table: HashMap::new(),
             expansions: 0,
+            limit: 0,
         }
     }
 
     /// Searches the last of `game` (positions oldest first; the earlier ones are its history)
-    /// until the root is settled or the tree holds `max_nodes` nodes. The history must hold table
+    /// until the root is settled or `max_nodes` nodes were expanded. The history must hold table
     /// draws only since the last placement or capture (as in any game that has not left the
-    /// draws; otherwise a table win or loss is not claimed to hold and the root is unknown).
+    /// draws); otherwise nothing is claimed and the root is unknown.
     pub fn prove(&mut self, game: &[Position], progress: Progress) -> ProveResult {
         let started = Instant::now();
+        self.expansions = 0;
+        self.limit = self.options.max_nodes;
         let Some(root) = game.last() else {
-            return self.result(started);
+            return self.result(started, None, Vec::new(), (INFINITE, INFINITE));
         };
-        let earlier: Vec<u64> = super::history::layer_history(game)
-            .iter()
-            .map(Position::hash)
-            .collect();
-        let draws_only = super::history::layer_history(game)
+        let earlier = super::history::layer_history(game);
+        let draws_only = earlier
             .iter()
             .all(|p| self.tables.probe(p).is_some_and(|v| v.wdl == Wdl::Draw));
-        self.tree.clear();
-        // Reserved whole (untouched pages cost nothing): a doubling vector would need twice
-        // the memory at its last growth.
-        self.tree
-            .reserve(self.options.max_nodes.min(1 << 32) as usize + 64);
-        self.expansions = 0;
-        let value = self.settle(root, &earlier);
-        let (proof, disproof) = numbers(value, root.count_moves(&self.rules));
-        self.tree.push(Node {
-            position: *root,
-            parent: 0,
-            first_child: 0,
-            children: 0,
-            history_free: earlier.is_empty(),
-            proof,
-            disproof,
-        });
         if !draws_only {
-            // A history that left the draws: nothing is claimed.
-            self.tree[0].proof = INFINITE;
-            self.tree[0].disproof = INFINITE;
-            return self.result(started);
+            return self.result(started, Some(root), Vec::new(), (INFINITE, INFINITE));
         }
-        let mut next_report = 0u64;
-        while !self.tree[0].settled()
-            && self.tree[0].proof != INFINITE
-            && (self.tree.len() as u64) < self.options.max_nodes
-        {
-            let leaf = self.most_proving();
-            self.expand(leaf, &earlier);
-            self.update_from(leaf);
-            if self.tree.len() as u64 >= next_report {
-                progress(
-                    "forbid proof",
-                    self.tree.len() as u64,
-                    self.options.max_nodes,
-                );
-                next_report = self.tree.len() as u64 + (1 << 20);
+        let mut history: Vec<u64> = earlier.iter().map(Position::hash).collect();
+        let set = history.iter().fold(0, |set, &h| set ^ history_key(h));
+        let keys = history.clone();
+        let numbers = match self.settle(root, &keys) {
+            Some(value) => numbers(Some(value), 0),
+            None => {
+                let limits = (INFINITE, INFINITE);
+                let mut found = self.search(root, &mut history, set, limits, 0, progress);
+                while value_of(found) == ForbidValue::Unknown && self.expansions < self.limit {
+                    // Stopped unsettled below the infinite limits (a number saturated, or the
+                    // expansions ran out): search again while they last.
+                    found = self.search(root, &mut history, set, limits, 0, progress);
+                }
+                found
             }
-        }
-        progress(
-            "forbid proof",
-            self.tree.len() as u64,
-            self.options.max_nodes,
-        );
-        self.result(started)
+        };
+        progress("forbid proof", self.expansions, self.limit);
+        self.result(started, Some(root), history, numbers)
     }
 
-    fn result(&self, started: Instant) -> ProveResult {
-        let Some(root) = self.tree.first() else {
-            return ProveResult {
-                value: ForbidValue::Unknown,
-                nodes: 0,
-                expansions: 0,
-                shared: 0,
-                numbers: (INFINITE, INFINITE),
-                root_moves: Vec::new(),
-                seconds: started.elapsed().as_secs_f64(),
-            };
-        };
-        let children =
-            root.first_child as usize..(root.first_child as usize + usize::from(root.children));
-        let root_moves = if root.children == 0 {
-            Vec::new()
-        } else {
-            self.tree[children]
-                .iter()
-                .map(|child| RootMove {
-                    mv: root
-                        .position
-                        .legal_moves(&self.rules)
-                        .iter()
-                        .copied()
-                        .find(|&mv| root.position.played(mv).hash() == child.position.hash())
-                        .expect("a child comes from a move"),
-                    value: child.value().negate(),
-                    numbers: (child.proof, child.disproof),
-                })
-                .collect()
+    fn result(
+        &mut self,
+        started: Instant,
+        root: Option<&Position>,
+        history: Vec<u64>,
+        numbers: (u32, u32),
+    ) -> ProveResult {
+        let root_moves = match root {
+            Some(root) if value_of(numbers) != ForbidValue::Unknown || self.expansions > 0 => {
+                self.root_moves(root, &history)
+            }
+            _ => Vec::new(),
         };
         ProveResult {
-            value: root.value(),
-            nodes: self.tree.len() as u64,
-            expansions: self.expansions,
-            shared: self.shared.len() as u64,
-            numbers: (root.proof, root.disproof),
+            value: value_of(numbers),
+            nodes: self.expansions,
+            table_entries: self.table.len() as u64,
+            numbers,
             root_moves,
             seconds: started.elapsed().as_secs_f64(),
         }
+    }
+
+    /// The root's fresh moves with what the table knows of them.
+    fn root_moves(&mut self, root: &Position, history: &[u64]) -> Vec<RootMove> {
+        let set = history.iter().fold(0, |set, &h| set ^ history_key(h));
+        let mut keys = history.to_vec();
+        let children = self.children(root, &keys, set);
+        keys.push(root.hash());
+        children
+            .iter()
+            .map(|child| {
+                let mv = root
+                    .legal_moves(&self.rules)
+                    .iter()
+                    .copied()
+                    .find(|&mv| root.played(mv) == child.position)
+                    .expect("a child comes from a move");
+                let numbers = self.child_numbers(child, root, set, &keys);
+                RootMove {
+                    mv,
+                    value: value_of(numbers).negate(),
+                    numbers,
+                }
+            })
+            .collect()
+    }
+
+    /// The fresh moves of `position` whose layer history is `earlier` (its key `set`), each
+    /// settled where it can be without search (or already settled in the table).
+    fn children(&mut self, position: &Position, earlier: &[u64], set: u64) -> Vec<Child> {
+        let mut children = Vec::new();
+        let mut keys = earlier.to_vec();
+        keys.push(position.hash());
+        for &mv in position.legal_moves(&self.rules).iter() {
+            let child = position.played(mv);
+            let same_layer = position.goats_in_hand() == 0
+                && child.goats_captured() == position.goats_captured();
+            if same_layer && earlier.contains(&child.hash()) {
+                // Forbidden: it recreates a state of this layer.
+                continue;
+            }
+            let child_set = if same_layer {
+                set ^ history_key(position.hash())
+            } else {
+                0
+            };
+            let known = self.table.get(&(child, child_set)).copied().map(value_of);
+            let settled = match known {
+                Some(ForbidValue::Win) => Some(ForbidValue::Win),
+                Some(ForbidValue::Loss) => Some(ForbidValue::Loss),
+                _ => {
+                    let settled = self.settle(&child, if same_layer { &keys } else { &[] });
+                    if settled.is_some() && child.goats_in_hand() != 0 {
+                        // A placement value is dear to derive: remember it.
+                        self.store((child, child_set), numbers(settled, 0));
+                    }
+                    settled
+                }
+            };
+            children.push(Child {
+                position: child,
+                same_layer,
+                settled,
+                moves: child.count_moves(&self.rules),
+            });
+        }
+        children
+    }
+
+    /// A child's numbers: settled, from the table, or those of a new leaf. `set` is the parent's
+    /// history key, `parent_keys` the parent's history with the parent itself.
+    fn child_numbers(
+        &self,
+        child: &Child,
+        parent: &Position,
+        set: u64,
+        parent_keys: &[u64],
+    ) -> (u32, u32) {
+        debug_assert_eq!(parent_keys.last(), Some(&parent.hash()));
+        if child.settled.is_some() {
+            return numbers(child.settled, 0);
+        }
+        let key = (child.position, self.child_set(child, parent, set));
+        self.table
+            .get(&key)
+            .copied()
+            .unwrap_or_else(|| numbers(None, child.moves))
+    }
+
+    /// The history key of a child of `parent` (whose own history key is `set`).
+    fn child_set(&self, child: &Child, parent: &Position, set: u64) -> u64 {
+        if child.same_layer {
+            set ^ history_key(parent.hash())
+        } else {
+            0
+        }
+    }
+
+    /// Searches `position` (its layer's earlier states in `history`, their key `set`) until its
+    /// proof number reaches `proof_limit` or its disproof number `disproof_limit`, or the
+    /// expansions run out; returns its numbers.
+    fn search(
+        &mut self,
+        position: &Position,
+        history: &mut Vec<u64>,
+        set: u64,
+        (proof_limit, disproof_limit): (u32, u32),
+        depth: usize,
+        progress: Progress,
+    ) -> (u32, u32) {
+        let key = (*position, set);
+        if depth >= MAX_DEPTH {
+            self.store(key, (INFINITE, INFINITE));
+            return (INFINITE, INFINITE);
+        }
+        self.expansions += 1;
+        if self.expansions.is_multiple_of(1 << 20) {
+            progress("forbid proof", self.expansions, self.limit);
+        }
+        let children = self.children(position, history, set);
+        history.push(position.hash());
+        let mut current;
+        loop {
+            let mut proof = INFINITE;
+            let mut disproof = 0u32;
+            let mut best = usize::MAX;
+            let mut second = INFINITE;
+            let mut best_proof = 0;
+            for (i, child) in children.iter().enumerate() {
+                let (child_proof, child_disproof) =
+                    self.child_numbers(child, position, set, history);
+                disproof = disproof.saturating_add(child_proof);
+                if child_disproof < proof {
+                    second = proof;
+                    proof = child_disproof;
+                    best = i;
+                    best_proof = child_proof;
+                } else if child_disproof < second {
+                    second = child_disproof;
+                }
+            }
+            current = (proof, disproof);
+            if proof >= proof_limit
+                || disproof >= disproof_limit
+                || proof == 0
+                || disproof == 0
+                || self.expansions >= self.limit
+            {
+                break;
+            }
+            let child = &children[best];
+            // The child's proof number counts toward this node's disproof number, its
+            // disproof number is this node's proof number.
+            let others = current.1.saturating_sub(best_proof);
+            let child_proof_limit = disproof_limit.saturating_sub(others);
+            // Pawlewicz and Lew's 1 + epsilon: stay with the child until it costs a quarter more
+            // than the second best, rather than switching at the first step past it.
+            let child_disproof_limit = proof_limit.min(
+                second
+                    .saturating_add(1)
+                    .max(second.saturating_add(second / 4)),
+            );
+            let child_position = child.position;
+            let child_set = self.child_set(child, position, set);
+            let limits = (child_proof_limit, child_disproof_limit);
+            if child.same_layer {
+                self.search(
+                    &child_position,
+                    history,
+                    child_set,
+                    limits,
+                    depth + 1,
+                    progress,
+                );
+            } else {
+                self.search(
+                    &child_position,
+                    &mut Vec::new(),
+                    0,
+                    limits,
+                    depth + 1,
+                    progress,
+                );
+            }
+        }
+        history.pop();
+        if children.is_empty() {
+            // No fresh move: the mover loses.
+            current = (INFINITE, 0);
+        }
+        self.store(key, current);
+        current
+    }
+
+    /// Remembers a node's numbers; a full table drops its open entries first.
+    fn store(&mut self, key: Key, numbers: (u32, u32)) {
+        if self.table.len() as u64 >= self.options.table_entries && !self.table.contains_key(&key) {
+            self.table
+                .retain(|_, &mut (proof, disproof)| proof == 0 || disproof == 0);
+            if self.table.len() as u64 >= self.options.table_entries / 2 {
+                self.table.clear();
+            }
+        }
+        self.table.insert(key, numbers);
     }
 
     /// The value of `position` for its mover when it is settled whatever comes after, given
@@ -266,15 +439,6 @@ impl<'a> Prover<'a> {
     fn settle(&self, position: &Position, earlier: &[u64]) -> Option<ForbidValue> {
         if position.is_captures_reached(&self.rules) {
             return Some(ForbidValue::Loss);
-        }
-        if earlier.is_empty() {
-            if let Some(&wins) = self.shared.get(position) {
-                return Some(if wins {
-                    ForbidValue::Win
-                } else {
-                    ForbidValue::Loss
-                });
-            }
         }
         // Claim 2 (movement) and the placement pass (no state of the placement phase recurs): a
         // table win or loss holds under forbid after table draws only.
@@ -290,134 +454,5 @@ impl<'a> Prover<'a> {
             _ => None,
         };
         stored.filter(|&value| value != ForbidValue::Unknown)
-    }
-
-    /// The leaf reached from the root by always following the child that is cheapest to refute
-    /// (its disproof number is the parent's proof number).
-    fn most_proving(&self) -> usize {
-        let mut at = 0usize;
-        while self.tree[at].children != 0 {
-            let first = self.tree[at].first_child as usize;
-            let end = first + usize::from(self.tree[at].children);
-            at = (first..end)
-                .min_by_key(|&c| self.tree[c].disproof)
-                .expect("an expanded node has children");
-        }
-        at
-    }
-
-    /// The keys of the states on the path to `at` played in its layer before it (claim 1).
-    fn path_history(&self, at: usize) -> Vec<u64> {
-        let position = self.tree[at].position;
-        let mut keys = Vec::new();
-        if position.goats_in_hand() != 0 || self.tree[at].history_free && at != 0 {
-            return keys;
-        }
-        let same = |p: &Position| {
-            p.goats_in_hand() == 0 && p.goats_captured() == position.goats_captured()
-        };
-        let mut node = at;
-        while node != 0 && !self.tree[node].history_free {
-            node = self.tree[node].parent as usize;
-            if !same(&self.tree[node].position) {
-                break;
-            }
-            keys.push(self.tree[node].position.hash());
-        }
-        keys
-    }
-
-    /// Adds the children of the open leaf `at` (its fresh moves), each settled where it can be.
-    fn expand(&mut self, at: usize, root_history: &[u64]) {
-        self.expansions += 1;
-        let position = self.tree[at].position;
-        let mut earlier = self.path_history(at);
-        if at == 0 || self.reaches_root_layer(at) {
-            earlier.extend_from_slice(root_history);
-        }
-        let first = self.tree.len() as u32;
-        let mut children = 0u8;
-        for &mv in position.legal_moves(&self.rules).iter() {
-            let child = position.played(mv);
-            let same_layer = position.goats_in_hand() == 0
-                && child.goats_captured() == position.goats_captured();
-            let child_earlier: Vec<u64> = if same_layer {
-                if earlier.contains(&child.hash()) {
-                    // Forbidden: it recreates a state of this layer.
-                    continue;
-                }
-                let mut keys = earlier.clone();
-                keys.push(position.hash());
-                keys
-            } else {
-                Vec::new()
-            };
-            let value = self.settle(&child, &child_earlier);
-            let (proof, disproof) = numbers(value, child.count_moves(&self.rules));
-            self.tree.push(Node {
-                position: child,
-                parent: at as u32,
-                first_child: 0,
-                children: 0,
-                history_free: child_earlier.is_empty(),
-                proof,
-                disproof,
-            });
-            children += 1;
-        }
-        let node = &mut self.tree[at];
-        node.first_child = first;
-        node.children = children;
-        if children == 0 {
-            // No fresh move: the mover loses.
-            node.proof = INFINITE;
-            node.disproof = 0;
-        }
-    }
-
-    /// Whether the node `at` is in the root's layer with no placement or capture in between
-    /// (so the root's own history also forbids its moves).
-    fn reaches_root_layer(&self, at: usize) -> bool {
-        let mut node = at;
-        while node != 0 {
-            if self.tree[node].history_free {
-                return false;
-            }
-            node = self.tree[node].parent as usize;
-        }
-        true
-    }
-
-    /// Recomputes the numbers from `at` up to the root, stopping where nothing changes.
-    fn update_from(&mut self, mut at: usize) {
-        loop {
-            let node = &self.tree[at];
-            if node.children != 0 {
-                let first = node.first_child as usize;
-                let end = first + usize::from(node.children);
-                let mut proof = INFINITE;
-                let mut disproof = 0u32;
-                for child in &self.tree[first..end] {
-                    proof = proof.min(child.disproof);
-                    disproof = disproof.saturating_add(child.proof);
-                }
-                let changed = (proof, disproof) != (node.proof, node.disproof);
-                let node = &mut self.tree[at];
-                node.proof = proof;
-                node.disproof = disproof;
-                if !changed {
-                    // The ancestors see this node only through its numbers.
-                    return;
-                }
-            }
-            let node = &self.tree[at];
-            if node.settled() && node.history_free && self.shared.len() < MAX_SHARED {
-                self.shared.insert(node.position, node.proof == 0);
-            }
-            if at == 0 {
-                return;
-            }
-            at = node.parent as usize;
-        }
     }
 }
