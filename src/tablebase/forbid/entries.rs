@@ -5,7 +5,7 @@
 //!
 //! Layers are taken from the last one down, as the solver does, so that a search in a lower
 //! layer finds the higher layers' entry values it captures into already settled (each worker's
-//! prover remembers the history-free values it settled).
+//! prover keeps the settled entries of its transposition table from one entry to the next).
 
 use super::file::{forbid_path, read_forbid};
 use super::prove::{ProveOptions, Prover, SEARCH_STACK};
@@ -42,13 +42,13 @@ pub struct EntryLayer {
     pub unknown: u64,
     /// Of them, searched.
     pub searched: u64,
-    /// Settled as tigers' wins / goats' wins.
+    /// Settled as tigers' wins.
     pub tigers_win: u64,
     /// Settled as goats' wins.
     pub goats_win: u64,
-    /// Tree nodes over all searches, and the most one settled search needed.
+    /// Nodes expanded over all searches.
     pub nodes: u64,
-    /// The most nodes a settled search needed.
+    /// The most nodes a settled search expanded.
     pub most_nodes_settled: u64,
     /// Wall time, seconds.
     pub seconds: f64,

@@ -116,6 +116,16 @@ fn history_key(hash: u64) -> u64 {
     (x ^ (x >> 31)) | 1
 }
 
+/// The history key of a child of `parent` (whose own history key is `set`): the parent joins
+/// the history when the child is in its layer; a new layer starts with none.
+fn child_history(same_layer: bool, parent: &Position, set: u64) -> u64 {
+    if same_layer {
+        set ^ history_key(parent.hash())
+    } else {
+        0
+    }
+}
+
 /// One move of a node being searched.
 struct Child {
     position: Position,
@@ -232,9 +242,7 @@ impl<'a> Prover<'a> {
     /// The root's fresh moves with what the table knows of them.
     fn root_moves(&mut self, root: &Position, history: &[u64]) -> Vec<RootMove> {
         let set = history.iter().fold(0, |set, &h| set ^ history_key(h));
-        let mut keys = history.to_vec();
-        let children = self.children(root, &keys, set);
-        keys.push(root.hash());
+        let children = self.children(root, history, set);
         children
             .iter()
             .map(|child| {
@@ -244,7 +252,7 @@ impl<'a> Prover<'a> {
                     .copied()
                     .find(|&mv| root.played(mv) == child.position)
                     .expect("a child comes from a move");
-                let numbers = self.child_numbers(child, root, set, &keys);
+                let numbers = self.child_numbers(child, root, set);
                 RootMove {
                     mv,
                     value: value_of(numbers).negate(),
@@ -268,11 +276,7 @@ impl<'a> Prover<'a> {
                 // Forbidden: it recreates a state of this layer.
                 continue;
             }
-            let child_set = if same_layer {
-                set ^ history_key(position.hash())
-            } else {
-                0
-            };
+            let child_set = child_history(same_layer, position, set);
             let known = self.table.get(&(child, child_set)).copied().map(value_of);
             let settled = match known {
                 Some(ForbidValue::Win) => Some(ForbidValue::Win),
@@ -297,32 +301,16 @@ impl<'a> Prover<'a> {
     }
 
     /// A child's numbers: settled, from the table, or those of a new leaf. `set` is the parent's
-    /// history key, `parent_keys` the parent's history with the parent itself.
-    fn child_numbers(
-        &self,
-        child: &Child,
-        parent: &Position,
-        set: u64,
-        parent_keys: &[u64],
-    ) -> (u32, u32) {
-        debug_assert_eq!(parent_keys.last(), Some(&parent.hash()));
+    /// history key.
+    fn child_numbers(&self, child: &Child, parent: &Position, set: u64) -> (u32, u32) {
         if child.settled.is_some() {
             return numbers(child.settled, 0);
         }
-        let key = (child.position, self.child_set(child, parent, set));
+        let key = (child.position, child_history(child.same_layer, parent, set));
         self.table
             .get(&key)
             .copied()
             .unwrap_or_else(|| numbers(None, child.moves))
-    }
-
-    /// The history key of a child of `parent` (whose own history key is `set`).
-    fn child_set(&self, child: &Child, parent: &Position, set: u64) -> u64 {
-        if child.same_layer {
-            set ^ history_key(parent.hash())
-        } else {
-            0
-        }
     }
 
     /// Searches `position` (its layer's earlier states in `history`, their key `set`) until its
@@ -356,8 +344,7 @@ impl<'a> Prover<'a> {
             let mut second = INFINITE;
             let mut best_proof = 0;
             for (i, child) in children.iter().enumerate() {
-                let (child_proof, child_disproof) =
-                    self.child_numbers(child, position, set, history);
+                let (child_proof, child_disproof) = self.child_numbers(child, position, set);
                 disproof = disproof.saturating_add(child_proof);
                 if child_disproof < proof {
                     second = proof;
@@ -390,7 +377,7 @@ impl<'a> Prover<'a> {
                     .max(second.saturating_add(second / 4)),
             );
             let child_position = child.position;
-            let child_set = self.child_set(child, position, set);
+            let child_set = child_history(child.same_layer, position, set);
             let limits = (child_proof_limit, child_disproof_limit);
             if child.same_layer {
                 self.search(
