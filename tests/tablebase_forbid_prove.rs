@@ -288,3 +288,127 @@ fn tb_forbid_prove_prints_the_winner_and_the_root_moves() {
     let (ok, _, err) = run_tb(&["forbid", "prove", dir, "--position", "nonsense"]);
     assert!(!ok && !err.is_empty());
 }
+
+/// A private copy of the solved CapturesToWin 2 tables and forbid files, named `tag`.
+fn private_ctw2(tag: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("prove-{tag}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(solved_dir(2)).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let forbid_file = name.starts_with("forbid-") && !name.starts_with("forbid-proof");
+        if name.ends_with(".bctb") || forbid_file && name.ends_with(".bcfb") {
+            std::fs::copy(&path, dir.join(name)).unwrap();
+        }
+    }
+    dir
+}
+
+#[test]
+fn entries_keep_their_values_resume_and_narrow_the_start_bounds() {
+    use baghchal::tablebase::forbid::entries::{prove_entries, EntryOptions};
+    use baghchal::tablebase::forbid::file::{proof_path, read_forbid};
+    use baghchal::tablebase::forbid::start::{start_bounds, start_bounds_with};
+    use baghchal::tablebase::placement::PlacementTables;
+    use baghchal::tablebase::stamp::Stamps;
+    let dir = private_ctw2("entries");
+    let options = EntryOptions {
+        nodes_per_entry: 20_000,
+        table_entries: 1 << 20,
+        sample: Some(40),
+        threads: 2,
+        write: true,
+    };
+    let first = prove_entries(&dir, options, QUIET).expect("entries");
+    let settled: u64 = first.iter().map(|l| l.tigers_win + l.goats_win).sum();
+    assert!(settled >= 20, "{first:?}");
+    // The file holds exactly the values found, each confirmed by a search that does not use
+    // the stored values where that search settles.
+    let (tables, forbid) = opened(2);
+    let mut independent = Prover::new(&tables, Some(&forbid), options_for_check());
+    let (mut in_files, mut confirmed) = (0, 0);
+    for layer in &first {
+        let positions = tables.headers()[usize::from(layer.captured)].positions;
+        let path = proof_path(&dir, layer.captured);
+        let (header, codes) =
+            read_forbid(&path, table_rules(2), layer.captured, positions).expect("proof file");
+        assert_eq!(header.counts[1][0], layer.tigers_win);
+        assert_eq!(header.counts[1][1], layer.goats_win);
+        let index = LayerIndex::get(usize::from(layer.captured) + 1);
+        for (class, &code) in codes[positions as usize..].iter().enumerate() {
+            let value = match ForbidValue::from_code(code) {
+                Some(value @ (ForbidValue::Win | ForbidValue::Loss)) => value,
+                _ => continue,
+            };
+            in_files += 1;
+            let position = board_position(index.decode(class as u32), 1, layer.captured);
+            assert_eq!(forbid.stored(&position), Some(ForbidValue::Unknown));
+            let check = independent.prove(&[position], QUIET).value;
+            if check != ForbidValue::Unknown {
+                assert_eq!(check, value, "{position}");
+                confirmed += 1;
+            }
+        }
+    }
+    assert_eq!(in_files, settled);
+    assert!(confirmed >= 10, "{confirmed} confirmed");
+    // A second run does not search the settled entries again.
+    let second = prove_entries(&dir, options, QUIET).expect("entries again");
+    let before: u64 = second.iter().map(|l| l.settled_before).sum();
+    assert_eq!(before, settled, "{second:?}");
+    // The placement pass with the proofs: fewer unknown entries, and no value decided without
+    // them changes (a sample of positions with 1 and 2 goats in hand).
+    let plain = start_bounds(&dir, 2, 2, QUIET).expect("start");
+    let proved = start_bounds_with(&dir, 2, 2, true, QUIET).expect("start with proofs");
+    assert_ne!(plain.dir, proved.dir);
+    let unknown = |run: &baghchal::tablebase::forbid::start::StartRun| -> u64 {
+        run.unknown_entries.iter().sum()
+    };
+    assert_eq!(unknown(&proved) + settled_entries(&second), unknown(&plain));
+    let open = |dir: &std::path::Path| {
+        let stamps = std::sync::Arc::new(Stamps::load(dir));
+        let check = baghchal::tablebase::file::PayloadCheck::Always;
+        let tables = PlacementTables::open(dir, table_rules(2), stamps, check).expect("placement");
+        assert!(tables.wait_checked().is_empty(), "no corrupt layer");
+        tables
+    };
+    let (before, after) = (open(&plain.dir), open(&proved.dir));
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut newly = 0;
+    for _ in 0..20_000 {
+        let in_hand = rng.random_range(1..=2u8);
+        let side = if rng.random_bool(0.5) {
+            Side::Goats
+        } else {
+            Side::Tigers
+        };
+        let position = forbid_common::random_placement(&mut rng, in_hand, side);
+        let (was, now) = (before.probe(&position), after.probe(&position));
+        match was.expect("covered") {
+            Wdl::Draw => newly += usize::from(now != Some(Wdl::Draw)),
+            decided => assert_eq!(now, Some(decided), "{position}"),
+        }
+    }
+    assert!(newly >= 1, "no position newly decided");
+    // A damaged proof file is reported, never used.
+    let path = proof_path(&dir, 1);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x10;
+    std::fs::write(&path, bytes).unwrap();
+    let error = start_bounds_with(&dir, 2, 2, true, QUIET).expect_err("corrupt proof file");
+    assert!(error.to_string().contains("forbid-proof-1"), "{error}");
+}
+
+/// Settled entries counted by a run that found them all settled before.
+fn settled_entries(run: &[baghchal::tablebase::forbid::entries::EntryLayer]) -> u64 {
+    run.iter()
+        .map(|l| l.settled_before + l.tigers_win + l.goats_win)
+        .sum()
+}
+
+/// A search without the stored values, for confirming theirs.
+fn options_for_check() -> ProveOptions {
+    options(200_000, false)
+}

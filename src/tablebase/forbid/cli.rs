@@ -4,7 +4,7 @@ use super::census::{census, print_census};
 use super::entries::{prove_entries, EntryOptions};
 use super::prove::{ProveOptions, Prover, DEFAULT_TABLE_ENTRIES, SEARCH_STACK};
 use super::solve::{solve_tables, SolveOptions, DEFAULT_NODE_BUDGET, MAX_STATES_LIMIT};
-use super::start::start_bounds;
+use super::start::start_bounds_with;
 use super::tables::ForbidTables;
 use super::ForbidValue;
 use crate::tablebase::generate::Progress;
@@ -50,6 +50,10 @@ pub enum ForbidCommand {
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
+        /// Count the values of `prove --entries --write` too (into
+        /// `forbid-proved-placement-<checksum>`, which the engine does not read).
+        #[arg(long)]
+        with_proofs: bool,
     },
     /// A proof-number search from one position (default: the start) under forbid, with the
     /// history in every node, down to the values `solve` and `start` proved: the winner where
@@ -76,6 +80,11 @@ pub enum ForbidCommand {
         /// With --entries: worker threads (default: all cores).
         #[arg(long, requires = "entries")]
         threads: Option<usize>,
+        /// With --entries: keep the settled values in `forbid-proof-<captured>.bcfb` (read
+        /// first: entries settled by an earlier run are not searched again; written as the
+        /// search goes), for `start --with-proofs`.
+        #[arg(long, requires = "entries")]
+        write: bool,
     },
 }
 
@@ -139,10 +148,11 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
             dir,
             max_in_hand,
             threads,
+            with_proofs,
         } => {
             let threads = threads.unwrap_or_else(default_threads).max(1);
-            let start =
-                start_bounds(&dir, max_in_hand, threads, progress).map_err(|e| e.to_string())?;
+            let start = start_bounds_with(&dir, max_in_hand, threads, with_proofs, progress)
+                .map_err(|e| e.to_string())?;
             for (captured, unknown) in start.unknown_entries.iter().enumerate() {
                 writeln!(
                     out,
@@ -179,6 +189,7 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
             entries: true,
             sample,
             threads,
+            write,
             ..
         } => {
             let options = EntryOptions {
@@ -186,17 +197,18 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
                 table_entries,
                 sample,
                 threads: threads.unwrap_or_else(default_threads),
+                write,
             };
             let layers = prove_entries(&dir, options, progress).map_err(|e| e.to_string())?;
             writeln!(
                 out,
-                "layer   unknown  searched  tigers-win  goats-win  unsettled       nodes  most-nodes-settled  seconds"
+                "layer   unknown  searched  tigers-win  goats-win  unsettled       nodes  most-nodes-settled  seconds  settled-before"
             )
             .map_err(write_error)?;
             for l in &layers {
                 writeln!(
                     out,
-                    "{:>5} {:>9} {:>9} {:>11} {:>10} {:>10} {:>11} {:>19} {:>8.1}",
+                    "{:>5} {:>9} {:>9} {:>11} {:>10} {:>10} {:>11} {:>19} {:>8.1} {:>15}",
                     l.captured,
                     l.unknown,
                     l.searched,
@@ -205,7 +217,8 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
                     l.searched - l.tigers_win - l.goats_win,
                     l.nodes,
                     l.most_nodes_settled,
-                    l.seconds
+                    l.seconds,
+                    l.settled_before
                 )
                 .map_err(write_error)?;
             }

@@ -6,8 +6,11 @@
 //! Layers are taken from the last one down, as the solver does, so that a search in a lower
 //! layer finds the higher layers' entry values it captures into already settled (each worker's
 //! prover keeps the settled entries of its transposition table from one entry to the next).
+//! With `write`, the values found go to the layer's proof file ([`proof_path`]) every few
+//! thousand entries, and a later run searches only the entries it does not settle: the work is
+//! kept across interruptions and can be split between runs (by `sample`, or by machine).
 
-use super::file::{forbid_path, read_forbid};
+use super::file::{code_counts, forbid_path, proof_path, read_forbid, write_forbid, ForbidHeader};
 use super::prove::{ProveOptions, Prover, SEARCH_STACK};
 use super::tables::ForbidTables;
 use super::ForbidValue;
@@ -31,6 +34,9 @@ pub struct EntryOptions {
     pub sample: Option<u64>,
     /// Worker threads.
     pub threads: usize,
+    /// Whether to keep the values in the layer's proof file ([`proof_path`]): read first (its
+    /// settled entries are not searched again), written as the search goes.
+    pub write: bool,
 }
 
 /// One layer's entries after the search.
@@ -40,6 +46,8 @@ pub struct EntryLayer {
     pub captured: u8,
     /// Unknown table-draw classes with tigers to move.
     pub unknown: u64,
+    /// Of them, settled by an earlier run (in the proof file; with `write` only).
+    pub settled_before: u64,
     /// Of them, searched.
     pub searched: u64,
     /// Settled as tigers' wins.
@@ -88,72 +96,160 @@ pub fn prove_entries(
     for captured in (0..rules.captures_to_win).rev() {
         let started = Instant::now();
         let positions = tables.headers()[usize::from(captured)].positions;
+        let tigers = TIGERS * positions as usize;
         let (_, codes) = read_forbid(&forbid_path(dir, captured), rules, captured, positions)?;
+        let path = proof_path(dir, captured);
+        let mut proofs = match options.write {
+            true => Some(read_proofs(&path, rules, captured, positions)?),
+            false => None,
+        };
+        let settled_before = |class: u64| {
+            proofs.as_ref().is_some_and(|proofs| {
+                let code = proofs[tigers + class as usize];
+                matches!(
+                    ForbidValue::from_code(code),
+                    Some(ForbidValue::Win | ForbidValue::Loss)
+                )
+            })
+        };
         let unknown: Vec<u64> = (0..positions)
             .filter(|&class| {
-                let code = codes[TIGERS * positions as usize + class as usize];
+                let code = codes[tigers + class as usize];
                 ForbidValue::from_code(code) == Some(ForbidValue::Unknown)
             })
             .collect();
+        let open: Vec<u64> = unknown
+            .iter()
+            .copied()
+            .filter(|&class| !settled_before(class))
+            .collect();
         let step = match options.sample {
-            Some(sample) if sample > 0 => (unknown.len() as u64).div_ceil(sample).max(1),
+            Some(sample) if sample > 0 => (open.len() as u64).div_ceil(sample).max(1),
             _ => 1,
         };
-        let chosen: Vec<u64> = unknown.iter().step_by(step as usize).copied().collect();
-        let done = AtomicU64::new(0);
+        let chosen: Vec<u64> = open.iter().step_by(step as usize).copied().collect();
+        let mut layer = EntryLayer {
+            captured,
+            unknown: unknown.len() as u64,
+            settled_before: (unknown.len() - open.len()) as u64,
+            ..EntryLayer::default()
+        };
         let phase = format!("forbid proof of layer {captured} entries");
-        let index = LayerIndex::get(usize::from(captured) + 1);
-        let parts: Vec<EntryLayer> = std::thread::scope(|scope| {
-            let workers: Vec<_> = provers
+        let done = AtomicU64::new(0);
+        for chunk in chosen.chunks(WRITE_EVERY) {
+            let search = Chunk {
+                classes: chunk,
+                captured,
+                done: &done,
+                total: chosen.len() as u64,
+                phase: &phase,
+            };
+            let found = search.run(&mut provers, progress);
+            for (class, value, nodes) in found {
+                layer.searched += 1;
+                layer.nodes += nodes;
+                match value {
+                    ForbidValue::Win => layer.tigers_win += 1,
+                    ForbidValue::Loss => layer.goats_win += 1,
+                    ForbidValue::Unknown => {}
+                }
+                if value != ForbidValue::Unknown {
+                    layer.most_nodes_settled = layer.most_nodes_settled.max(nodes);
+                }
+                if let Some(proofs) = proofs.as_mut() {
+                    proofs[tigers + class as usize] = value.code();
+                }
+            }
+            if let Some(proofs) = &proofs {
+                // Written after every chunk: an interrupted run keeps what it settled.
+                let header = ForbidHeader {
+                    rules,
+                    captured,
+                    positions,
+                    max_states: 0,
+                    node_budget: options.nodes_per_entry,
+                    counts: code_counts(proofs, positions as usize),
+                };
+                write_forbid(&path, &header, proofs)?;
+            }
+        }
+        progress(&phase, chosen.len() as u64, chosen.len() as u64);
+        layer.seconds = started.elapsed().as_secs_f64();
+        layers.push(layer);
+    }
+    Ok(layers)
+}
+
+/// Entries searched between two writes of the proof file.
+const WRITE_EVERY: usize = 4096;
+
+/// The codes of a layer's proof file (one per class, goats to move first), all 0 when there is
+/// none; a damaged one is reported and started again.
+///
+/// # Errors
+/// A proof file made for other rules, or one that cannot be read.
+fn read_proofs(
+    path: &Path,
+    rules: crate::tablebase::TableRules,
+    captured: u8,
+    positions: u64,
+) -> Result<Vec<u8>, TablebaseError> {
+    match read_forbid(path, rules, captured, positions) {
+        Ok((_, codes)) => Ok(codes),
+        Err(TablebaseError::NotFound { .. }) => Ok(vec![0; 2 * positions as usize]),
+        Err(error @ (TablebaseError::MismatchedRules { .. } | TablebaseError::Io { .. })) => {
+            Err(error)
+        }
+        Err(error) => {
+            log::warn!("{error}: its entries are searched again");
+            Ok(vec![0; 2 * positions as usize])
+        }
+    }
+}
+
+/// Entries of one layer searched by the workers together.
+struct Chunk<'c> {
+    classes: &'c [u64],
+    captured: u8,
+    /// Entries of the layer searched so far (for progress), and how many there are.
+    done: &'c AtomicU64,
+    total: u64,
+    phase: &'c str,
+}
+
+impl Chunk<'_> {
+    /// Searches every class with one worker thread per prover; returns each class's value
+    /// for the tigers (to move) and the nodes its search expanded.
+    fn run(&self, provers: &mut [Prover<'_>], progress: Progress) -> Vec<(u64, ForbidValue, u64)> {
+        let workers = provers.len();
+        let index = LayerIndex::get(usize::from(self.captured) + 1);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = provers
                 .iter_mut()
                 .enumerate()
                 .map(|(worker, prover)| {
-                    let (chosen, done, phase) = (&chosen, &done, &phase);
                     let worker_thread = std::thread::Builder::new().stack_size(SEARCH_STACK);
                     let spawned = worker_thread.spawn_scoped(scope, move || {
-                        let mut part = EntryLayer::default();
-                        for &class in chosen.iter().skip(worker).step_by(threads) {
-                            let position =
-                                board_position(index.decode(class as u32), TIGERS, captured);
-                            let found = prover.prove(&[position], &|_, _, _| {});
-                            part.searched += 1;
-                            part.nodes += found.nodes;
-                            let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-                            if worker == 0 && finished % 256 < threads as u64 {
-                                progress(phase, finished, chosen.len() as u64);
+                        let mut found = Vec::new();
+                        for &class in self.classes.iter().skip(worker).step_by(workers) {
+                            let board = index.decode(class as u32);
+                            let position = board_position(board, TIGERS, self.captured);
+                            let result = prover.prove(&[position], &|_, _, _| {});
+                            found.push((class, result.value, result.nodes));
+                            let finished = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+                            if worker == 0 && finished % 256 < workers as u64 {
+                                progress(self.phase, finished, self.total);
                             }
-                            match found.value {
-                                ForbidValue::Win => part.tigers_win += 1,
-                                ForbidValue::Loss => part.goats_win += 1,
-                                ForbidValue::Unknown => continue,
-                            }
-                            part.most_nodes_settled = part.most_nodes_settled.max(found.nodes);
                         }
-                        part
+                        found
                     });
                     spawned.expect("a search thread starts")
                 })
                 .collect();
-            workers
+            handles
                 .into_iter()
-                .map(|worker| worker.join().expect("an entry worker panicked"))
+                .flat_map(|worker| worker.join().expect("an entry worker panicked"))
                 .collect()
-        });
-        let mut layer = EntryLayer {
-            captured,
-            unknown: unknown.len() as u64,
-            seconds: started.elapsed().as_secs_f64(),
-            ..EntryLayer::default()
-        };
-        for part in parts {
-            layer.searched += part.searched;
-            layer.tigers_win += part.tigers_win;
-            layer.goats_win += part.goats_win;
-            layer.nodes += part.nodes;
-            layer.most_nodes_settled = layer.most_nodes_settled.max(part.most_nodes_settled);
-        }
-        progress(&phase, chosen.len() as u64, chosen.len() as u64);
-        layers.push(layer);
+        })
     }
-    Ok(layers)
 }

@@ -60,6 +60,29 @@ pub fn forbid_path(dir: &Path, captured: u8) -> PathBuf {
     dir.join(format!("forbid-{captured}.bcfb"))
 }
 
+/// The proof-search file of layer `captured` in a table directory (`tb forbid prove --entries
+/// --write`): values from an empty history that the proof search settled where `solve` left
+/// them unknown, in the forbid file format (header `max_states` 0, `node_budget` the expansions
+/// allowed per entry). The engine and the referee do not read it; `tb forbid start
+/// --with-proofs` does.
+pub fn proof_path(dir: &Path, captured: u8) -> PathBuf {
+    dir.join(format!("forbid-proof-{captured}.bcfb"))
+}
+
+/// The header's counts of one code per class (goats to move first, `positions` a side): per
+/// side, the wins, losses and unknowns.
+pub fn code_counts(codes: &[u8], positions: usize) -> [[u64; 3]; 2] {
+    let mut counts = [[0u64; 3]; 2];
+    for (side, side_codes) in codes.chunks(positions).take(2).enumerate() {
+        for &code in side_codes {
+            if code != 0 {
+                counts[side][usize::from(code) - 1] += 1;
+            }
+        }
+    }
+    counts
+}
+
 /// Packs one code per class (both sides, `2 * positions` bytes) into the payload.
 pub fn pack(codes: &[u8], positions: usize) -> Vec<u8> {
     let side_bytes = positions.div_ceil(4);

@@ -10,13 +10,12 @@
 //! visited before the component was entered cannot be reached from it.
 
 use super::file::{
-    check_forbid_file, forbid_path, read_forbid_identified, write_forbid, ForbidHeader,
+    check_forbid_file, code_counts, forbid_path, read_forbid_identified, write_forbid, ForbidHeader,
 };
 use super::raw::DrawStates;
 use super::scc::strongly_connected;
 use super::{ForbidValue, LayerContext, Successor};
 use crate::tablebase::generate::Progress;
-use crate::tablebase::graph::{GOATS, TIGERS};
 use crate::tablebase::stamp::RunStamps;
 use crate::tablebase::{TableRules, Tablebase, TablebaseError};
 use std::collections::HashMap;
@@ -206,14 +205,7 @@ pub fn solve_layer(
     // a difference would be a bug, never a result.
     assert_eq!(mismatches, 0, "layer {captured}: symmetric states differ");
     let len = values.len() / 2;
-    let mut counts = [[0u64; 3]; 2];
-    for side in [GOATS, TIGERS] {
-        for &code in &codes[side * len..(side + 1) * len] {
-            if code != 0 {
-                counts[side][usize::from(code) - 1] += 1;
-            }
-        }
-    }
+    let counts = code_counts(&codes, len);
     report.header = Some(ForbidHeader {
         rules,
         captured,

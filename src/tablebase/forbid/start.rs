@@ -9,7 +9,7 @@
 //! can force the game into known wins only), and a draw means that the result depends on them
 //! (goats win if every unknown is a goats' win, tigers win if every unknown is theirs).
 
-use super::file::{forbid_path, read_forbid};
+use super::file::{forbid_path, proof_path, read_forbid};
 use super::ForbidValue;
 use crate::tablebase::generate::Progress;
 use crate::tablebase::graph::TIGERS;
@@ -77,6 +77,27 @@ pub fn start_bounds(
     threads: usize,
     progress: Progress,
 ) -> Result<StartRun, TablebaseError> {
+    start_bounds_with(dir, max_in_hand, threads, false, progress)
+}
+
+/// Name of a directory of placement values under forbid made with the proof files too, before
+/// the checksum (a name the engine's [`PLACEMENT_DIR_PREFIX`] never matches: it does not read
+/// proof files).
+pub const PROVED_PLACEMENT_DIR_PREFIX: &str = "forbid-proved-placement-";
+
+/// As [`start_bounds`]; with `with_proofs`, the values the proof search settled
+/// ([`super::file::proof_path`], where present) count too, for the tigers-to-move entries
+/// `solve` left unknown, and the layers go to `dir/forbid-proved-placement-<checksum>`.
+///
+/// # Errors
+/// As [`start_bounds`], and a damaged proof file or one made for other rules.
+pub fn start_bounds_with(
+    dir: &Path,
+    max_in_hand: u8,
+    threads: usize,
+    with_proofs: bool,
+    progress: Progress,
+) -> Result<StartRun, TablebaseError> {
     let tables = Tablebase::open_movement(dir, Tablebase::recorded_rules(dir)?)?;
     let rules = tables.rules();
     let mut layers = Vec::new();
@@ -84,9 +105,25 @@ pub fn start_bounds(
     let mut fingerprint = crc32fast::Hasher::new();
     for captured in 0..rules.captures_to_win {
         let positions = tables.headers()[usize::from(captured)].positions;
-        let (_, codes) = read_forbid(&forbid_path(dir, captured), rules, captured, positions)?;
-        let bytes = forbid_bytes(tables.layer(captured)?, &codes);
+        let (_, mut codes) = read_forbid(&forbid_path(dir, captured), rules, captured, positions)?;
         let half = positions as usize;
+        let proof = proof_path(dir, captured);
+        if with_proofs && proof.exists() {
+            let (_, proved) = read_forbid(&proof, rules, captured, positions)?;
+            for (code, &proved) in codes[TIGERS * half..]
+                .iter_mut()
+                .zip(&proved[TIGERS * half..])
+            {
+                let settled = matches!(
+                    ForbidValue::from_code(proved),
+                    Some(ForbidValue::Win | ForbidValue::Loss)
+                );
+                if settled && ForbidValue::from_code(*code) == Some(ForbidValue::Unknown) {
+                    *code = proved;
+                }
+            }
+        }
+        let bytes = forbid_bytes(tables.layer(captured)?, &codes);
         unknown_entries.push(
             codes[TIGERS * half..]
                 .iter()
@@ -96,7 +133,13 @@ pub fn start_bounds(
         fingerprint.update(&bytes);
         layers.push(bytes);
     }
-    let out = placement_dir(dir, fingerprint.finalize());
+    let out = match with_proofs {
+        true => dir.join(format!(
+            "{PROVED_PLACEMENT_DIR_PREFIX}{:08x}",
+            fingerprint.finalize()
+        )),
+        false => placement_dir(dir, fingerprint.finalize()),
+    };
     std::fs::create_dir_all(&out).map_err(|source| TablebaseError::Io {
         path: out.clone(),
         source,
