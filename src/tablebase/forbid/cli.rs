@@ -1,4 +1,4 @@
-//! The `baghchal tb forbid ...` subcommands: census and solve.
+//! The `baghchal tb forbid ...` subcommands: census, solve, start and prove.
 
 use super::census::{census, print_census};
 use super::entries::{prove_entries, EntryOptions};
