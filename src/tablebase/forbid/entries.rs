@@ -106,10 +106,7 @@ pub fn prove_entries(
         let settled_before = |class: u64| {
             proofs.as_ref().is_some_and(|proofs| {
                 let code = proofs[tigers + class as usize];
-                matches!(
-                    ForbidValue::from_code(code),
-                    Some(ForbidValue::Win | ForbidValue::Loss)
-                )
+                ForbidValue::from_code(code).is_some_and(ForbidValue::is_proven)
             })
         };
         let unknown: Vec<u64> = (0..positions)
@@ -153,7 +150,7 @@ pub fn prove_entries(
                     ForbidValue::Loss => layer.goats_win += 1,
                     ForbidValue::Unknown => {}
                 }
-                if value != ForbidValue::Unknown {
+                if value.is_proven() {
                     layer.most_nodes_settled = layer.most_nodes_settled.max(nodes);
                 }
                 if let Some(proofs) = proofs.as_mut() {

@@ -59,6 +59,11 @@ impl ForbidValue {
         }
     }
 
+    /// Whether the value is a win or a loss (not unknown).
+    pub fn is_proven(self) -> bool {
+        self != ForbidValue::Unknown
+    }
+
     /// The same state seen from the other side.
     pub fn negate(self) -> ForbidValue {
         match self {

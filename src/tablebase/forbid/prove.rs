@@ -278,10 +278,9 @@ impl<'a> Prover<'a> {
             }
             let child_set = child_history(same_layer, position, set);
             let known = self.table.get(&(child, child_set)).copied().map(value_of);
-            let settled = match known {
-                Some(ForbidValue::Win) => Some(ForbidValue::Win),
-                Some(ForbidValue::Loss) => Some(ForbidValue::Loss),
-                _ => {
+            let settled = match known.filter(|value| value.is_proven()) {
+                Some(value) => Some(value),
+                None => {
                     let settled = self.settle(&child, if same_layer { &keys } else { &[] });
                     if settled.is_some() && child.goats_in_hand() != 0 {
                         // A placement value is dear to derive: remember it.
@@ -440,6 +439,6 @@ impl<'a> Prover<'a> {
             (_, Some(judge)) => Some(judge.value_after_draws(position, earlier, COMPONENT_BUDGET)),
             _ => None,
         };
-        stored.filter(|&value| value != ForbidValue::Unknown)
+        stored.filter(|value| value.is_proven())
     }
 }

@@ -114,10 +114,7 @@ pub fn start_bounds_with(
                 .iter_mut()
                 .zip(&proved[TIGERS * half..])
             {
-                let settled = matches!(
-                    ForbidValue::from_code(proved),
-                    Some(ForbidValue::Win | ForbidValue::Loss)
-                );
+                let settled = ForbidValue::from_code(proved).is_some_and(ForbidValue::is_proven);
                 if settled && ForbidValue::from_code(*code) == Some(ForbidValue::Unknown) {
                     *code = proved;
                 }
