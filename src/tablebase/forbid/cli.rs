@@ -276,18 +276,19 @@ fn print_proof(
         .placement()
         .map(|p| p.wait_checked())
         .unwrap_or_default();
-    match forbid.placement() {
-        Some((_, placement)) => corrupt.extend(placement.wait_checked()),
-        None if position.goats_in_hand() != 0 => {
-            return Err(format!(
-                "no placement values under forbid in \"{}\": run `tb forbid start` first",
-                dir.display()
-            ))
-        }
-        None => {}
+    if let Some((_, placement)) = forbid.placement() {
+        corrupt.extend(placement.wait_checked());
     }
     if let Some(path) = corrupt.first() {
         return Err(format!("\"{}\" is corrupt: not used", path.display()));
+    }
+    let in_hand = position.goats_in_hand();
+    if in_hand != 0 && forbid.placement_value(position).is_none() {
+        // Without them the search would have the whole placement phase to go through.
+        return Err(format!(
+            "no placement values under forbid for {in_hand} goats in hand in \"{}\": run `tb forbid start --max-in-hand {in_hand}` first",
+            dir.display()
+        ));
     }
     let result = std::thread::scope(|scope| {
         let search = std::thread::Builder::new().stack_size(SEARCH_STACK);
