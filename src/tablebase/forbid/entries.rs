@@ -62,11 +62,12 @@ pub struct EntryLayer {
     pub seconds: f64,
 }
 
-/// Searches the unknown entries of every layer of the tables in `dir` (with their forbid files
-/// and placement values), from the last layer down.
+/// Searches the unknown entries of every layer of the tables in `dir` (with their forbid files),
+/// from the last layer down; with `options.write`, keeps the values in the proof files.
 ///
 /// # Errors
-/// Missing, corrupt or mismatched tables or forbid files.
+/// Missing, corrupt or mismatched tables or forbid files, a proof file made for other rules,
+/// or a failure to read or write one (a damaged proof file is reported and searched again).
 pub fn prove_entries(
     dir: &Path,
     options: EntryOptions,
