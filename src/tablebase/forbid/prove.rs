@@ -126,6 +126,17 @@ fn child_history(same_layer: bool, parent: &Position, set: u64) -> u64 {
     }
 }
 
+/// The moves of `position` that do not recreate a state of its layer's history `earlier` (a
+/// capture leaves the layer, so it is always fresh).
+fn fresh_moves(rules: &Rules, position: &Position, earlier: &[u64]) -> u32 {
+    let moves = position.legal_moves(rules);
+    let fresh = moves.iter().filter(|&&mv| {
+        let next = position.played(mv);
+        next.goats_captured() != position.goats_captured() || !earlier.contains(&next.hash())
+    });
+    fresh.count() as u32
+}
+
 /// One move of a node being searched.
 struct Child {
     position: Position,
@@ -289,11 +300,20 @@ impl<'a> Prover<'a> {
                     settled
                 }
             };
+            // The child's fresh moves: under forbid a mover short of them is being squeezed,
+            // so its loss is the cheaper thing to show.
+            let (moves, settled) = if same_layer && settled.is_none() {
+                let fresh = fresh_moves(&self.rules, &child, &keys);
+                // None left: the child's mover loses (the rule itself).
+                (fresh, (fresh == 0).then_some(ForbidValue::Loss))
+            } else {
+                (child.count_moves(&self.rules), settled)
+            };
             children.push(Child {
                 position: child,
                 same_layer,
                 settled,
-                moves: child.count_moves(&self.rules),
+                moves,
             });
         }
         children
@@ -440,5 +460,60 @@ impl<'a> Prover<'a> {
             _ => None,
         };
         stored.filter(|value| value.is_proven())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn fresh_moves_leave_out_the_layers_history_but_never_a_capture() {
+        let rules = Rules {
+            repetition: Repetition::Forbid,
+            ..Rules::default()
+        };
+        let mut rng = StdRng::seed_from_u64(3);
+        let (mut with_captures, mut without) = (0, 0);
+        for _ in 0..100 {
+            let mut position = Position::startpos();
+            while position.goats_captured() < rules.captures_to_win {
+                let moves = position.legal_moves(&rules);
+                if moves.is_empty() {
+                    break;
+                }
+                if position.goats_in_hand() == 0 {
+                    let children: Vec<Position> =
+                        moves.iter().map(|&mv| position.played(mv)).collect();
+                    let hashes: Vec<u64> = children.iter().map(Position::hash).collect();
+                    let captures = children
+                        .iter()
+                        .filter(|child| child.goats_captured() != position.goats_captured())
+                        .count() as u32;
+                    assert_eq!(fresh_moves(&rules, &position, &[]), moves.len() as u32);
+                    // Every child already played: only the captures leave the layer.
+                    assert_eq!(fresh_moves(&rules, &position, &hashes), captures);
+                    // One child played: that one move is gone unless it captures.
+                    let first_captures =
+                        u32::from(children[0].goats_captured() != position.goats_captured());
+                    assert_eq!(
+                        fresh_moves(&rules, &position, &hashes[..1]),
+                        moves.len() as u32 - 1 + first_captures
+                    );
+                    if captures > 0 && (captures as usize) < moves.len() {
+                        with_captures += 1;
+                    } else if captures == 0 {
+                        without += 1;
+                    }
+                }
+                position = position.played(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        assert!(
+            with_captures > 10 && without > 10,
+            "{with_captures} {without}"
+        );
     }
 }
