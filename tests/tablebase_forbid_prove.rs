@@ -282,6 +282,15 @@ fn tb_forbid_prove_prints_the_winner_and_the_root_moves() {
     assert!(ok, "{err}");
     let mover = win.side_to_move();
     assert!(out.contains(&format!("forbid: {mover} win")), "{out}");
+    // Each move searched alone: one line a move, and the same winner.
+    let (ok, out, err) = run_tb(&["forbid", "prove", dir, "--position", &text, "--each-move"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains(&format!("forbid: {mover} win (each move searched alone")),
+        "{out}"
+    );
+    let moves = win.legal_moves(&forbid_rules(1)).len();
+    assert_eq!(out.lines().filter(|l| l.starts_with("move ")).count(), moves);
     // The start position needs the placement values under forbid for 20 goats in hand (`tb
     // forbid start`; other tests make them up to 2 at most in this directory).
     let (ok, _, err) = run_tb(&["forbid", "prove", dir]);
@@ -415,4 +424,66 @@ fn settled_entries(run: &[baghchal::tablebase::forbid::entries::EntryLayer]) -> 
 /// A search without the stored values, for confirming theirs.
 fn options_for_check() -> ProveOptions {
     options(200_000, false)
+}
+
+#[test]
+fn each_move_searched_alone_agrees_with_the_game_and_shares_the_images() {
+    // Placement roots of CapturesToWin 1 whose empty points are images of one another under a
+    // reflection (b1 and d1), without the stored values: a placement's child has no history,
+    // so the images share one search; every value is checked by the full-history search.
+    let (tables, forbid) = opened(1);
+    let mut prover = Prover::new(&tables, Some(&forbid), options(200_000, false));
+    let roots = [
+        "TGGGT/GGGGG/GGGGG/GGGGG/T1G1T g 1 0",
+        "TGGGT/GGGGG/GGGGG/GGGGG/T3T g 2 0",
+        "TGGGT/GGGGG/GG1GG/GGGGG/T1G1T g 2 0",
+    ];
+    let mut shared = 0;
+    for text in roots {
+        let root: Position = text.parse().unwrap();
+        let each = prover.prove_each_move(&[root], QUIET);
+        assert_eq!(each.moves.len(), root.legal_moves(&forbid_rules(1)).len());
+        for proof in &each.moves {
+            let child = root.played(proof.mv);
+            if let Some(earlier) = proof.same_as {
+                shared += 1;
+                // Only an image of the earlier move's position shares its result.
+                let image = root.played(earlier);
+                let mirrored: String = image
+                    .to_string()
+                    .split(' ')
+                    .next()
+                    .unwrap()
+                    .split('/')
+                    .map(|row| row.chars().rev().collect::<String>())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                assert_eq!(child.to_string().split(' ').next().unwrap(), mirrored);
+            }
+            let mut game = Game::new(child, forbid_rules(1));
+            let winner = full_history_winner(&mut game, &tables, &mut 2_000_000).expect("small");
+            assert_eq!(proof.result.value, value_of(winner, child.side_to_move()));
+        }
+        let mut game = Game::new(root, forbid_rules(1));
+        let winner = full_history_winner(&mut game, &tables, &mut 2_000_000).expect("small");
+        assert_eq!(each.value, value_of(winner, root.side_to_move()), "{text}");
+    }
+    assert_eq!(shared, 3, "d1 shares b1's search in each root");
+
+    // Movement roots of CapturesToWin 2 whose values the stored ones leave unknown: where the
+    // root's own search settles, the moves searched alone agree with it.
+    let (tables, forbid) = opened(2);
+    let mut alone = Prover::new(&tables, Some(&forbid), options(20_000, true));
+    let mut whole = Prover::new(&tables, Some(&forbid), options(200_000, true));
+    let mut agreed = 0;
+    for position in unknown_sample(&tables, &forbid).iter().take(12) {
+        let each = alone.prove_each_move(&[*position], QUIET);
+        assert!(each.moves.iter().all(|m| m.same_as.is_none()), "children have a history");
+        let found = whole.prove(&[*position], QUIET).value;
+        if each.value != ForbidValue::Unknown && found != ForbidValue::Unknown {
+            assert_eq!(each.value, found, "{position}");
+            agreed += 1;
+        }
+    }
+    assert!(agreed >= 2, "{agreed} roots settled both ways");
 }

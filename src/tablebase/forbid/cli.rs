@@ -2,7 +2,9 @@
 
 use super::census::{census, print_census};
 use super::entries::{prove_entries, EntryOptions};
-use super::prove::{ProveOptions, Prover, DEFAULT_TABLE_ENTRIES, SEARCH_STACK};
+use super::prove::{
+    EachMove, ProveOptions, ProveResult, Prover, DEFAULT_TABLE_ENTRIES, SEARCH_STACK,
+};
 use super::solve::{solve_tables, SolveOptions, DEFAULT_NODE_BUDGET, MAX_STATES_LIMIT};
 use super::start::start_bounds_with;
 use super::tables::ForbidTables;
@@ -74,6 +76,11 @@ pub enum ForbidCommand {
         /// unknown (the entries `start` depends on), layer by layer from the last.
         #[arg(long, conflicts_with = "position")]
         entries: bool,
+        /// Search each move of the position as a root of its own, --nodes each, so that a
+        /// hard move does not take the others' budget (a move to an image of an earlier move's
+        /// position under a symmetry shares its result).
+        #[arg(long, conflicts_with = "entries")]
+        each_move: bool,
         /// With --entries: only this many per layer, evenly spread.
         #[arg(long, requires = "entries")]
         sample: Option<u64>,
@@ -228,6 +235,7 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
             position,
             nodes,
             table_entries,
+            each_move,
             ..
         } => {
             let position: Position = match position {
@@ -239,7 +247,7 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
                 table_entries,
                 use_stored: true,
             };
-            print_proof(&dir, &position, options, out, progress)?;
+            print_proof(&dir, &position, options, each_move, out, progress)?;
         }
     }
     writeln!(out, "wall seconds: {:.2}", started.elapsed().as_secs_f64()).map_err(write_error)?;
@@ -257,6 +265,7 @@ fn print_proof(
     dir: &Path,
     position: &Position,
     options: ProveOptions,
+    each_move: bool,
     out: &mut dyn Write,
     progress: Progress,
 ) -> Result<(), String> {
@@ -290,32 +299,63 @@ fn print_proof(
             dir.display()
         ));
     }
-    let result = std::thread::scope(|scope| {
-        let search = std::thread::Builder::new().stack_size(SEARCH_STACK);
-        let spawned = search.spawn_scoped(scope, || {
-            Prover::new(&tables, Some(&forbid), options).prove(&[*position], progress)
+    // One search from the position, or one from each of its moves.
+    enum Found {
+        Position(ProveResult),
+        EachMove(EachMove),
+    }
+    let search = |prover: &mut Prover<'_>| {
+        if each_move {
+            Found::EachMove(prover.prove_each_move(&[*position], progress))
+        } else {
+            Found::Position(prover.prove(&[*position], progress))
+        }
+    };
+    let found = std::thread::scope(|scope| {
+        let thread = std::thread::Builder::new().stack_size(SEARCH_STACK);
+        let spawned = thread.spawn_scoped(scope, || {
+            search(&mut Prover::new(&tables, Some(&forbid), options))
         });
         spawned
             .map_err(|e| format!("cannot start the search: {e}"))?
             .join()
             .map_err(|_| "the search failed".to_string())
     })?;
-    let winner = |value: ForbidValue, mover: Side| match value {
+    match found {
+        Found::Position(result) => print_result(&result, position.side_to_move(), out),
+        Found::EachMove(each) => print_each_move(&each, position.side_to_move(), out),
+    }
+}
+
+/// Who wins by `value` for `mover`.
+fn winner(value: ForbidValue, mover: Side) -> String {
+    match value {
         ForbidValue::Win => format!("{mover} win"),
         ForbidValue::Loss => format!("{} win", mover.opposite()),
         ForbidValue::Unknown => "unknown".to_string(),
-    };
-    let mover = position.side_to_move();
+    }
+}
+
+/// A search's size and root numbers: `(N nodes expanded, ...)`.
+fn search_figures(result: &ProveResult) -> String {
     let (proof, disproof) = result.numbers;
-    writeln!(
-        out,
-        "forbid: {} ({} nodes expanded, {} transposition entries, root proof {} disproof {}, {:.2} s)",
-        winner(result.value, mover),
+    format!(
+        "{} nodes expanded, {} transposition entries, root proof {} disproof {}, {:.2} s",
         result.nodes,
         result.table_entries,
         number(proof),
         number(disproof),
         result.seconds
+    )
+}
+
+/// The winner of one search, its size, and each root move's state.
+fn print_result(result: &ProveResult, mover: Side, out: &mut dyn Write) -> Result<(), String> {
+    writeln!(
+        out,
+        "forbid: {} ({})",
+        winner(result.value, mover),
+        search_figures(result)
     )
     .map_err(output_error)?;
     for root_move in &result.root_moves {
@@ -328,6 +368,41 @@ fn print_proof(
             number(proof),
             number(disproof)
         )
+        .map_err(output_error)?;
+    }
+    Ok(())
+}
+
+/// The winner by the searches of each move, then each move's search (or the move it shares
+/// its result with).
+fn print_each_move(each: &EachMove, mover: Side, out: &mut dyn Write) -> Result<(), String> {
+    let settled = each
+        .moves
+        .iter()
+        .filter(|m| m.result.value != ForbidValue::Unknown)
+        .count();
+    writeln!(
+        out,
+        "forbid: {} (each move searched alone: {settled} of {} settled)",
+        winner(each.value, mover),
+        each.moves.len()
+    )
+    .map_err(output_error)?;
+    for proof in &each.moves {
+        let value = winner(proof.result.value.negate(), mover);
+        match proof.same_as {
+            Some(earlier) => writeln!(
+                out,
+                "move {}: {value} (as {earlier}: the same position up to a symmetry)",
+                proof.mv
+            ),
+            None => writeln!(
+                out,
+                "move {}: {value} ({})",
+                proof.mv,
+                search_figures(&proof.result)
+            ),
+        }
         .map_err(output_error)?;
     }
     Ok(())

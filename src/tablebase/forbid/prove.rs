@@ -15,14 +15,17 @@
 //! moves it may not make), and the table's key is exactly that pair (the set by a 64-bit key,
 //! 0 for the history-free nodes: placement positions, and movement states right after the last
 //! placement or a capture, whose entries every path shares). A move never recreates a state of
-//! its layer, so no path meets a node twice: the searched graph has no cycle.
+//! its layer, so no path meets a node twice: the searched graph has no cycle. A history-free
+//! node is keyed by the least of its 8 images under the board's symmetries (its value is its
+//! position's, and the rules do not change under them), so symmetric ones share an entry.
 
 use super::history::ForbidJudge;
 use super::tables::ForbidTables;
 use super::ForbidValue;
 use crate::tablebase::generate::Progress;
+use crate::tablebase::symmetry::{transform, SYMMETRIES};
 use crate::tablebase::{Tablebase, Wdl};
-use crate::{Move, Position, Repetition, Rules};
+use crate::{Bitboard, Move, Position, Repetition, Rules};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -83,6 +86,27 @@ pub struct ProveResult {
     pub seconds: f64,
 }
 
+/// What [`Prover::prove_each_move`] found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EachMove {
+    /// The root's value for its side to move, from its moves' values.
+    pub value: ForbidValue,
+    /// The fresh moves, in the order of the legal moves.
+    pub moves: Vec<MoveProof>,
+}
+
+/// One root move searched as a root of its own.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveProof {
+    /// The move.
+    pub mv: Move,
+    /// The earlier move whose result this one shares (its child has the same node key: an
+    /// image of that one's under a symmetry), or `None` when it was searched.
+    pub same_as: Option<Move>,
+    /// The search of the move's child (its value for the child's side to move).
+    pub result: ProveResult,
+}
+
 /// Proof and disproof numbers of a settled value, or of an open node with `moves` moves.
 fn numbers(value: Option<ForbidValue>, moves: u32) -> (u32, u32) {
     match value {
@@ -116,6 +140,32 @@ fn history_key(hash: u64) -> u64 {
     (x ^ (x >> 31)) | 1
 }
 
+/// The key of the node `position` with history key `set`. A history-free node (`set` 0) is
+/// keyed by the least image of its position under the 8 symmetries: its value depends on the
+/// position alone, and the rules are the same under them, so images share one entry (the
+/// placements of the start position that are images of one another are searched once).
+fn node_key(position: &Position, set: u64) -> Key {
+    if set != 0 {
+        return (*position, set);
+    }
+    let (tigers, goats) = (0..SYMMETRIES)
+        .map(|g| {
+            let tigers = transform(position.tigers().0, g);
+            (tigers, transform(position.goats().0, g))
+        })
+        .min()
+        .expect("the identity is one of the symmetries");
+    let image = Position::from_parts(
+        Bitboard(tigers),
+        Bitboard(goats),
+        position.side_to_move(),
+        position.goats_in_hand(),
+        position.goats_captured(),
+    )
+    .expect("an image of a position is a position");
+    (image, 0)
+}
+
 /// The history key of a child of `parent` (whose own history key is `set`): the parent joins
 /// the history when the child is in its layer; a new layer starts with none.
 fn child_history(same_layer: bool, parent: &Position, set: u64) -> u64 {
@@ -140,6 +190,8 @@ fn fresh_moves(rules: &Rules, position: &Position, earlier: &[u64]) -> u32 {
 /// One move of a node being searched.
 struct Child {
     position: Position,
+    /// Its node key ([`node_key`]).
+    key: Key,
     /// Same layer as the parent (the parent joins its history).
     same_layer: bool,
     /// Its value when settled without search.
@@ -227,6 +279,65 @@ impl<'a> Prover<'a> {
         self.result(started, Some(root), history, numbers)
     }
 
+    /// Searches each fresh move of the last of `game` as a root of its own (the search of
+    /// [`Prover::prove`], `max_nodes` each), in the order of the legal moves, so that one hard
+    /// move does not take the budget of the others. A move whose child has the node key of an
+    /// earlier move's child (with an empty history: an image of it under a symmetry) is not
+    /// searched again: it gets that move's result, and its `same_as` names that move. The
+    /// root's value follows from its moves: a win when one of them wins, a loss when all lose.
+    pub fn prove_each_move(&mut self, game: &[Position], progress: Progress) -> EachMove {
+        let Some(root) = game.last() else {
+            return EachMove {
+                value: ForbidValue::Unknown,
+                moves: Vec::new(),
+            };
+        };
+        if root.is_captures_reached(&self.rules) {
+            // The game is over: the goats, to move, have lost.
+            return EachMove {
+                value: ForbidValue::Loss,
+                moves: Vec::new(),
+            };
+        }
+        let mut moves: Vec<MoveProof> = Vec::new();
+        let mut keys: Vec<Key> = Vec::new();
+        for &mv in root.legal_moves(&self.rules).iter() {
+            let child = root.played(mv);
+            let mut child_game = game.to_vec();
+            child_game.push(child);
+            let child_earlier = super::history::layer_history(&child_game);
+            if child_earlier.iter().any(|p| p.hash() == child.hash()) {
+                // Forbidden: it recreates a state of this layer.
+                continue;
+            }
+            let set = child_earlier
+                .iter()
+                .fold(0, |set, p| set ^ history_key(p.hash()));
+            let key = node_key(&child, set);
+            let same_as = keys.iter().position(|k| *k == key);
+            keys.push(key);
+            let result = match same_as {
+                Some(i) => moves[i].result.clone(),
+                None => self.prove(&child_game, progress),
+            };
+            moves.push(MoveProof {
+                mv,
+                same_as: same_as.map(|i| moves[i].mv),
+                result,
+            });
+        }
+        // The mover's value of each move; no fresh move at all is a loss (the rule itself).
+        let mut values = moves.iter().map(|m| m.result.value.negate());
+        let value = if values.clone().any(|v| v == ForbidValue::Win) {
+            ForbidValue::Win
+        } else if values.all(|v| v == ForbidValue::Loss) {
+            ForbidValue::Loss
+        } else {
+            ForbidValue::Unknown
+        };
+        EachMove { value, moves }
+    }
+
     fn result(
         &mut self,
         started: Instant,
@@ -263,7 +374,7 @@ impl<'a> Prover<'a> {
                     .copied()
                     .find(|&mv| root.played(mv) == child.position)
                     .expect("a child comes from a move");
-                let numbers = self.child_numbers(child, root, set);
+                let numbers = self.child_numbers(child);
                 RootMove {
                     mv,
                     value: value_of(numbers).negate(),
@@ -287,15 +398,15 @@ impl<'a> Prover<'a> {
                 // Forbidden: it recreates a state of this layer.
                 continue;
             }
-            let child_set = child_history(same_layer, position, set);
-            let known = self.table.get(&(child, child_set)).copied().map(value_of);
+            let key = node_key(&child, child_history(same_layer, position, set));
+            let known = self.table.get(&key).copied().map(value_of);
             let settled = match known.filter(|value| value.is_proven()) {
                 Some(value) => Some(value),
                 None => {
                     let settled = self.settle(&child, if same_layer { &keys } else { &[] });
                     if settled.is_some() && child.goats_in_hand() != 0 {
                         // A placement value is dear to derive: remember it.
-                        self.store((child, child_set), numbers(settled, 0));
+                        self.store(key, numbers(settled, 0));
                     }
                     settled
                 }
@@ -311,6 +422,7 @@ impl<'a> Prover<'a> {
             };
             children.push(Child {
                 position: child,
+                key,
                 same_layer,
                 settled,
                 moves,
@@ -319,15 +431,13 @@ impl<'a> Prover<'a> {
         children
     }
 
-    /// A child's numbers: settled, from the table, or those of a new leaf. `set` is the parent's
-    /// history key.
-    fn child_numbers(&self, child: &Child, parent: &Position, set: u64) -> (u32, u32) {
+    /// A child's numbers: settled, from the table, or those of a new leaf.
+    fn child_numbers(&self, child: &Child) -> (u32, u32) {
         if child.settled.is_some() {
             return numbers(child.settled, 0);
         }
-        let key = (child.position, child_history(child.same_layer, parent, set));
         self.table
-            .get(&key)
+            .get(&child.key)
             .copied()
             .unwrap_or_else(|| numbers(None, child.moves))
     }
@@ -344,7 +454,7 @@ impl<'a> Prover<'a> {
         depth: usize,
         progress: Progress,
     ) -> (u32, u32) {
-        let key = (*position, set);
+        let key = node_key(position, set);
         if depth >= MAX_DEPTH {
             self.store(key, (INFINITE, INFINITE));
             return (INFINITE, INFINITE);
@@ -363,7 +473,7 @@ impl<'a> Prover<'a> {
             let mut second = INFINITE;
             let mut best_proof = 0;
             for (i, child) in children.iter().enumerate() {
-                let (child_proof, child_disproof) = self.child_numbers(child, position, set);
+                let (child_proof, child_disproof) = self.child_numbers(child);
                 disproof = disproof.saturating_add(child_proof);
                 if child_disproof < proof {
                     second = proof;
@@ -514,6 +624,60 @@ mod tests {
         assert!(
             with_captures > 10 && without > 10,
             "{with_captures} {without}"
+        );
+    }
+
+    /// The 8 images of `position` under the board's symmetries.
+    fn images(position: &Position) -> Vec<Position> {
+        (0..SYMMETRIES)
+            .map(|g| {
+                Position::from_parts(
+                    Bitboard(transform(position.tigers().0, g)),
+                    Bitboard(transform(position.goats().0, g)),
+                    position.side_to_move(),
+                    position.goats_in_hand(),
+                    position.goats_captured(),
+                )
+                .unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn history_free_nodes_share_their_key_with_their_images_only() {
+        let rules = Rules {
+            repetition: Repetition::Forbid,
+            ..Rules::default()
+        };
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut keys: HashMap<Key, Position> = HashMap::new();
+        let mut symmetric = 0;
+        for _ in 0..200 {
+            let mut position = Position::startpos();
+            while position.outcome(&rules).is_none() {
+                let key = node_key(&position, 0);
+                let images = images(&position);
+                assert!(images.contains(&key.0), "the key is one of the images");
+                for image in &images {
+                    // An image is the same game: as many moves, the same key when
+                    // history-free, its own position otherwise.
+                    assert_eq!(image.count_moves(&rules), position.count_moves(&rules));
+                    assert_eq!(node_key(image, 0), key);
+                    assert_eq!(node_key(image, 7), (*image, 7));
+                }
+                symmetric += usize::from(images.iter().filter(|&i| *i == position).count() > 1);
+                // A position sharing the key with one met before is an image of it.
+                if let Some(earlier) = keys.insert(key, position) {
+                    assert!(images.contains(&earlier));
+                }
+                let moves = position.legal_moves(&rules);
+                position = position.played(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        assert!(
+            symmetric > 0 && keys.len() > 5_000,
+            "{symmetric} {}",
+            keys.len()
         );
     }
 }
