@@ -290,7 +290,10 @@ fn tb_forbid_prove_prints_the_winner_and_the_root_moves() {
         "{out}"
     );
     let moves = win.legal_moves(&forbid_rules(1)).len();
-    assert_eq!(out.lines().filter(|l| l.starts_with("move ")).count(), moves);
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("move ")).count(),
+        moves
+    );
     // The start position needs the placement values under forbid for 20 goats in hand (`tb
     // forbid start`; other tests make them up to 2 at most in this directory).
     let (ok, _, err) = run_tb(&["forbid", "prove", dir]);
@@ -478,7 +481,10 @@ fn each_move_searched_alone_agrees_with_the_game_and_shares_the_images() {
     let mut agreed = 0;
     for position in unknown_sample(&tables, &forbid).iter().take(12) {
         let each = alone.prove_each_move(&[*position], QUIET);
-        assert!(each.moves.iter().all(|m| m.same_as.is_none()), "children have a history");
+        assert!(
+            each.moves.iter().all(|m| m.same_as.is_none()),
+            "children have a history"
+        );
         let found = whole.prove(&[*position], QUIET).value;
         if each.value != ForbidValue::Unknown && found != ForbidValue::Unknown {
             assert_eq!(each.value, found, "{position}");
