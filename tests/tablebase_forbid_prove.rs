@@ -294,6 +294,14 @@ fn tb_forbid_prove_prints_the_winner_and_the_root_moves() {
         out.lines().filter(|l| l.starts_with("move ")).count(),
         moves
     );
+    // Each move's line is printed as it is done, so the winner comes after them all.
+    let lines: Vec<&str> = out.lines().collect();
+    let last_move = lines.iter().rposition(|l| l.starts_with("move ")).unwrap();
+    let winner = lines
+        .iter()
+        .position(|l| l.starts_with("forbid: "))
+        .unwrap();
+    assert!(last_move < winner, "{out}");
     // The start position needs the placement values under forbid for 20 goats in hand (`tb
     // forbid start`; other tests make them up to 2 at most in this directory).
     let (ok, _, err) = run_tb(&["forbid", "prove", dir]);
@@ -444,8 +452,13 @@ fn each_move_searched_alone_agrees_with_the_game_and_shares_the_images() {
     let mut shared = 0;
     for text in roots {
         let root: Position = text.parse().unwrap();
-        let each = prover.prove_each_move(&[root], QUIET);
+        let mut told = Vec::new();
+        let each = prover.prove_each_move(&[root], QUIET, &mut |proof| told.push(proof.clone()));
         assert_eq!(each.moves.len(), root.legal_moves(&forbid_rules(1)).len());
+        assert_eq!(
+            told, each.moves,
+            "each move is told once, in order, as it is"
+        );
         for proof in &each.moves {
             let child = root.played(proof.mv);
             if let Some(earlier) = proof.same_as {
@@ -480,7 +493,7 @@ fn each_move_searched_alone_agrees_with_the_game_and_shares_the_images() {
     let mut whole = Prover::new(&tables, Some(&forbid), options(200_000, true));
     let mut agreed = 0;
     for position in unknown_sample(&tables, &forbid).iter().take(12) {
-        let each = alone.prove_each_move(&[*position], QUIET);
+        let each = alone.prove_each_move(&[*position], QUIET, &mut |_| {});
         assert!(
             each.moves.iter().all(|m| m.same_as.is_none()),
             "children have a history"

@@ -3,7 +3,7 @@
 use super::census::{census, print_census};
 use super::entries::{prove_entries, EntryOptions};
 use super::prove::{
-    EachMove, ProveOptions, ProveResult, Prover, DEFAULT_TABLE_ENTRIES, SEARCH_STACK,
+    EachMove, MoveProof, ProveOptions, ProveResult, Prover, DEFAULT_TABLE_ENTRIES, SEARCH_STACK,
 };
 use super::solve::{solve_tables, SolveOptions, DEFAULT_NODE_BUDGET, MAX_STATES_LIMIT};
 use super::start::start_bounds_with;
@@ -299,31 +299,44 @@ fn print_proof(
             dir.display()
         ));
     }
-    // One search from the position, or one from each of its moves.
+    // One search from the position, or one from each of its moves, each move printed as soon
+    // as it is done (a long run reports as it goes).
     enum Found {
         Position(ProveResult),
         EachMove(EachMove),
     }
-    let search = |prover: &mut Prover<'_>| {
+    let mover = position.side_to_move();
+    let (lines, printed) = std::sync::mpsc::channel::<String>();
+    let search = move |prover: &mut Prover<'_>| {
         if each_move {
-            Found::EachMove(prover.prove_each_move(&[*position], progress))
+            let mut searched = |proof: &MoveProof| {
+                // The receiver only goes when the output failed: nothing to tell then.
+                let _ = lines.send(move_line(proof, mover));
+            };
+            Found::EachMove(prover.prove_each_move(&[*position], progress, &mut searched))
         } else {
             Found::Position(prover.prove(&[*position], progress))
         }
     };
+    let (tables, forbid) = (&tables, &forbid);
     let found = std::thread::scope(|scope| {
         let thread = std::thread::Builder::new().stack_size(SEARCH_STACK);
-        let spawned = thread.spawn_scoped(scope, || {
-            search(&mut Prover::new(&tables, Some(&forbid), options))
-        });
-        spawned
-            .map_err(|e| format!("cannot start the search: {e}"))?
-            .join()
-            .map_err(|_| "the search failed".to_string())
+        let spawned = thread
+            // The search (and the sender it holds) moves into the thread, so that the lines
+            // end when it does.
+            .spawn_scoped(scope, move || {
+                search(&mut Prover::new(tables, Some(forbid), options))
+            })
+            .map_err(|e| format!("cannot start the search: {e}"))?;
+        for line in printed.iter() {
+            writeln!(out, "{line}").map_err(output_error)?;
+            out.flush().map_err(output_error)?;
+        }
+        spawned.join().map_err(|_| "the search failed".to_string())
     })?;
     match found {
-        Found::Position(result) => print_result(&result, position.side_to_move(), out),
-        Found::EachMove(each) => print_each_move(&each, position.side_to_move(), out),
+        Found::Position(result) => print_result(&result, mover, out),
+        Found::EachMove(each) => print_each_move(&each, mover, out),
     }
 }
 
@@ -373,8 +386,23 @@ fn print_result(result: &ProveResult, mover: Side, out: &mut dyn Write) -> Resul
     Ok(())
 }
 
-/// The winner by the searches of each move, then each move's search (or the move it shares
-/// its result with).
+/// One move searched alone: its winner and search (or the move it shares its result with).
+fn move_line(proof: &MoveProof, mover: Side) -> String {
+    let value = winner(proof.result.value.negate(), mover);
+    match proof.same_as {
+        Some(earlier) => format!(
+            "move {}: {value} (as {earlier}: the same position up to a symmetry)",
+            proof.mv
+        ),
+        None => format!(
+            "move {}: {value} ({})",
+            proof.mv,
+            search_figures(&proof.result)
+        ),
+    }
+}
+
+/// The winner by the searches of each move (whose lines came first, one as each was done).
 fn print_each_move(each: &EachMove, mover: Side, out: &mut dyn Write) -> Result<(), String> {
     let settled = each
         .moves
@@ -387,25 +415,7 @@ fn print_each_move(each: &EachMove, mover: Side, out: &mut dyn Write) -> Result<
         winner(each.value, mover),
         each.moves.len()
     )
-    .map_err(output_error)?;
-    for proof in &each.moves {
-        let value = winner(proof.result.value.negate(), mover);
-        match proof.same_as {
-            Some(earlier) => writeln!(
-                out,
-                "move {}: {value} (as {earlier}: the same position up to a symmetry)",
-                proof.mv
-            ),
-            None => writeln!(
-                out,
-                "move {}: {value} ({})",
-                proof.mv,
-                search_figures(&proof.result)
-            ),
-        }
-        .map_err(output_error)?;
-    }
-    Ok(())
+    .map_err(output_error)
 }
 
 /// A proof or disproof number, `inf` when it cannot be reached.

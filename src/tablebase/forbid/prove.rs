@@ -140,6 +140,11 @@ fn history_key(hash: u64) -> u64 {
     (x ^ (x >> 31)) | 1
 }
 
+/// The key of a history set from its states' Zobrist keys (0 for none).
+fn history_set(hashes: impl IntoIterator<Item = u64>) -> u64 {
+    hashes.into_iter().fold(0, |set, h| set ^ history_key(h))
+}
+
 /// The key of the node `position` with history key `set`. A history-free node (`set` 0) is
 /// keyed by the least image of its position under the 8 symmetries: its value depends on the
 /// position alone, and the rules are the same under them, so images share one entry (the
@@ -260,7 +265,7 @@ impl<'a> Prover<'a> {
             return self.result(started, Some(root), Vec::new(), (INFINITE, INFINITE));
         }
         let mut history: Vec<u64> = earlier.iter().map(Position::hash).collect();
-        let set = history.iter().fold(0, |set, &h| set ^ history_key(h));
+        let set = history_set(history.iter().copied());
         let keys = history.clone();
         let numbers = match self.settle(root, &keys) {
             Some(value) => numbers(Some(value), 0),
@@ -285,7 +290,13 @@ impl<'a> Prover<'a> {
     /// earlier move's child (with an empty history: an image of it under a symmetry) is not
     /// searched again: it gets that move's result, and its `same_as` names that move. The
     /// root's value follows from its moves: a win when one of them wins, a loss when all lose.
-    pub fn prove_each_move(&mut self, game: &[Position], progress: Progress) -> EachMove {
+    /// `searched` is told of each move as soon as it is done (a long run reports as it goes).
+    pub fn prove_each_move(
+        &mut self,
+        game: &[Position],
+        progress: Progress,
+        searched: &mut dyn FnMut(&MoveProof),
+    ) -> EachMove {
         let Some(root) = game.last() else {
             return EachMove {
                 value: ForbidValue::Unknown,
@@ -310,9 +321,7 @@ impl<'a> Prover<'a> {
                 // Forbidden: it recreates a state of this layer.
                 continue;
             }
-            let set = child_earlier
-                .iter()
-                .fold(0, |set, p| set ^ history_key(p.hash()));
+            let set = history_set(child_earlier.iter().map(Position::hash));
             let key = node_key(&child, set);
             let same_as = keys.iter().position(|k| *k == key);
             keys.push(key);
@@ -320,11 +329,13 @@ impl<'a> Prover<'a> {
                 Some(i) => moves[i].result.clone(),
                 None => self.prove(&child_game, progress),
             };
-            moves.push(MoveProof {
+            let proof = MoveProof {
                 mv,
                 same_as: same_as.map(|i| moves[i].mv),
                 result,
-            });
+            };
+            searched(&proof);
+            moves.push(proof);
         }
         // The mover's value of each move; no fresh move at all is a loss (the rule itself).
         let mut values = moves.iter().map(|m| m.result.value.negate());
@@ -363,7 +374,7 @@ impl<'a> Prover<'a> {
 
     /// The root's fresh moves with what the table knows of them.
     fn root_moves(&mut self, root: &Position, history: &[u64]) -> Vec<RootMove> {
-        let set = history.iter().fold(0, |set, &h| set ^ history_key(h));
+        let set = history_set(history.iter().copied());
         let children = self.children(root, history, set);
         children
             .iter()
