@@ -150,8 +150,8 @@ fn the_proof_search_settles_unknown_table_draws_and_a_search_without_them_agrees
 
 #[test]
 fn a_full_transposition_table_drops_entries_without_changing_a_value() {
-    // A table of 1024 entries is cleared again and again on these searches: what it still
-    // settles must be what a large table settles.
+    // A table of 1024 entries fills again and again on these searches (its cheapest half is
+    // dropped each time): what it still settles must be what a large table settles.
     let (tables, forbid) = opened(2);
     let mut large = Prover::new(&tables, Some(&forbid), options(50_000, true));
     let small_options = ProveOptions {

@@ -51,7 +51,7 @@ const COMPONENT_BUDGET: usize = 4096;
 pub struct ProveOptions {
     /// Nodes expanded allowed per root; the search stops unsettled when it needs more.
     pub max_nodes: u64,
-    /// Transposition entries kept (when full, the open ones are dropped, then all).
+    /// Transposition entries kept (when full, the half with the least work under them goes).
     pub table_entries: u64,
     /// Whether stored forbid values (movement files and placement values) settle leaves; without
     /// them only table wins and losses and the end of the game do (for cross-checks).
@@ -205,6 +205,27 @@ struct Child {
     moves: u32,
 }
 
+/// A transposition entry: a node's numbers and the expansions spent under it (its
+/// subtree's size, the measure by which a full table chooses what to keep).
+#[derive(Copy, Clone, Debug)]
+struct Entry {
+    numbers: (u32, u32),
+    work: u32,
+}
+
+/// Drops every entry whose work is at most the median (at least half of them), as Nagai's
+/// SmallTreeGC does: the results of the big subtrees, settled or open, survive a full table;
+/// a table whose entries all have the same work empties.
+fn drop_cheapest_half<K>(table: &mut HashMap<K, Entry>) {
+    let mut works: Vec<u32> = table.values().map(|entry| entry.work).collect();
+    if works.is_empty() {
+        return;
+    }
+    let middle = works.len() / 2;
+    let median = *works.select_nth_unstable(middle).1;
+    table.retain(|_, entry| entry.work > median);
+}
+
 /// A depth-first proof-number search (Nagai's df-pn, negamax form) from one root at a time.
 pub struct Prover<'a> {
     tables: &'a Tablebase,
@@ -212,9 +233,10 @@ pub struct Prover<'a> {
     judge: Option<ForbidJudge<'a>>,
     rules: Rules,
     options: ProveOptions,
-    /// Proof and disproof numbers by node key; settled entries are kept from one root to the
-    /// next (they are facts about the tables), open ones are dropped when the table is full.
-    table: HashMap<Key, (u32, u32)>,
+    /// Proof and disproof numbers by node key, with the work that found them; entries are kept
+    /// from one root to the next (settled ones are facts about the tables), and a full table
+    /// drops its cheapest half ([`Prover::store`]).
+    table: HashMap<Key, Entry>,
     expansions: u64,
     /// Expansions allowed to the current root.
     limit: u64,
@@ -410,14 +432,14 @@ impl<'a> Prover<'a> {
                 continue;
             }
             let key = node_key(&child, child_history(same_layer, position, set));
-            let known = self.table.get(&key).copied().map(value_of);
+            let known = self.table.get(&key).map(|entry| value_of(entry.numbers));
             let settled = match known.filter(|value| value.is_proven()) {
                 Some(value) => Some(value),
                 None => {
                     let settled = self.settle(&child, if same_layer { &keys } else { &[] });
                     if settled.is_some() && child.goats_in_hand() != 0 {
                         // A placement value is dear to derive: remember it.
-                        self.store(key, numbers(settled, 0));
+                        self.store(key, numbers(settled, 0), 1);
                     }
                     settled
                 }
@@ -449,8 +471,7 @@ impl<'a> Prover<'a> {
         }
         self.table
             .get(&child.key)
-            .copied()
-            .unwrap_or_else(|| numbers(None, child.moves))
+            .map_or_else(|| numbers(None, child.moves), |entry| entry.numbers)
     }
 
     /// Searches `position` (its layer's earlier states in `history`, their key `set`) until its
@@ -467,9 +488,10 @@ impl<'a> Prover<'a> {
     ) -> (u32, u32) {
         let key = node_key(position, set);
         if depth >= MAX_DEPTH {
-            self.store(key, (INFINITE, INFINITE));
+            self.store(key, (INFINITE, INFINITE), 1);
             return (INFINITE, INFINITE);
         }
+        let expansions_before = self.expansions;
         self.expansions += 1;
         if self.expansions.is_multiple_of(1 << 20) {
             progress("forbid proof", self.expansions, self.limit);
@@ -544,20 +566,20 @@ impl<'a> Prover<'a> {
             // No fresh move: the mover loses.
             current = (INFINITE, 0);
         }
-        self.store(key, current);
+        // The work under a node adds up over its visits (while its entry lasts).
+        let spent = (self.expansions - expansions_before).min(u64::from(u32::MAX)) as u32;
+        let work = self.table.get(&key).map_or(0, |entry| entry.work);
+        self.store(key, current, work.saturating_add(spent));
         current
     }
 
-    /// Remembers a node's numbers; a full table drops its open entries first.
-    fn store(&mut self, key: Key, numbers: (u32, u32)) {
+    /// Remembers a node's numbers and the work spent under it; a full table first drops its
+    /// cheapest half ([`drop_cheapest_half`]).
+    fn store(&mut self, key: Key, numbers: (u32, u32), work: u32) {
         if self.table.len() as u64 >= self.options.table_entries && !self.table.contains_key(&key) {
-            self.table
-                .retain(|_, &mut (proof, disproof)| proof == 0 || disproof == 0);
-            if self.table.len() as u64 >= self.options.table_entries / 2 {
-                self.table.clear();
-            }
+            drop_cheapest_half(&mut self.table);
         }
-        self.table.insert(key, numbers);
+        self.table.insert(key, Entry { numbers, work });
     }
 
     /// The value of `position` for its mover when it is settled whatever comes after, given
@@ -589,6 +611,49 @@ mod tests {
     use super::*;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn a_full_table_keeps_the_entries_with_the_most_work() {
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut table: HashMap<u32, Entry> = (0..1001)
+            .map(|i| {
+                let work = rng.random_range(0..300);
+                (
+                    i,
+                    Entry {
+                        numbers: (1, 1),
+                        work,
+                    },
+                )
+            })
+            .collect();
+        let mut before: Vec<u32> = table.values().map(|e| e.work).collect();
+        before.sort_unstable();
+        drop_cheapest_half(&mut table);
+        assert!(table.len() <= 500, "{} kept", table.len());
+        // Whatever was kept did more work than whatever was dropped.
+        let least_kept = table.values().map(|e| e.work).min().unwrap();
+        assert!(least_kept > before[500]);
+        assert_eq!(
+            table.len(),
+            before.iter().filter(|&&w| w > before[500]).count()
+        );
+        // Equal works: nothing tells them apart, so all go.
+        let mut equal: HashMap<u32, Entry> = (0..10)
+            .map(|i| {
+                (
+                    i,
+                    Entry {
+                        numbers: (0, INFINITE),
+                        work: 7,
+                    },
+                )
+            })
+            .collect();
+        drop_cheapest_half(&mut equal);
+        assert!(equal.is_empty());
+        drop_cheapest_half(&mut equal);
+    }
 
     #[test]
     fn fresh_moves_leave_out_the_layers_history_but_never_a_capture() {
