@@ -30,9 +30,9 @@ fn handshake_is_silent_until_asked_and_lists_options() {
             .iter()
             .filter(|l| l.starts_with("option name "))
             .count(),
-        18
+        19
     );
-    assert_eq!(lines.len(), 21);
+    assert_eq!(lines.len(), 22);
     assert!(engine.sync().is_empty());
 }
 

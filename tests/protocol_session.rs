@@ -30,6 +30,7 @@ fn handshake_lists_every_option_in_order_then_uciok() {
         "CapturesToWin",
         "Repetition",
         "TablebasePath",
+        "ForbidProof",
         "Strategy",
         "Seed",
         "Skill Level",

@@ -149,6 +149,60 @@ fn the_proof_search_settles_unknown_table_draws_and_a_search_without_them_agrees
 }
 
 #[test]
+fn a_stop_hook_ends_the_search_and_more_expansions_go_on_from_the_table() {
+    // The unknown draws that a search of 20,000 expansions leaves open: a stop hook that says
+    // "stop" ends each within one check (1,024 expansions) of its first question, unsettled; a
+    // prover without a hook spends its whole budget on them.
+    let (tables, forbid) = opened(2);
+    let asked = std::sync::atomic::AtomicU64::new(0);
+    let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= 1;
+    let mut stopped = Prover::new(&tables, Some(&forbid), options(200_000, true)).with_stop(&stop);
+    let mut free = Prover::new(&tables, Some(&forbid), options(20_000, true));
+    let mut open = 0;
+    for position in &unknown_sample(&tables, &forbid) {
+        let full = free.prove(&[*position], QUIET);
+        if full.value != ForbidValue::Unknown {
+            continue;
+        }
+        open += 1;
+        assert_eq!(full.nodes, 20_000, "{position}");
+        asked.store(0, std::sync::atomic::Ordering::Relaxed);
+        let cut = stopped.prove(&[*position], QUIET);
+        assert_eq!(cut.value, ForbidValue::Unknown);
+        assert!(
+            cut.nodes <= 2 * 1024,
+            "{} expansions after the stop",
+            cut.nodes
+        );
+    }
+    assert!(open >= 3, "only {open} open draws");
+    // More expansions for the same root settle what fewer did not, reusing the table.
+    let mut growing = Prover::new(&tables, Some(&forbid), options(1_000, true));
+    let mut settled_later = 0;
+    for position in &unknown_sample(&tables, &forbid) {
+        if growing.prove(&[*position], QUIET).value != ForbidValue::Unknown {
+            continue;
+        }
+        growing.set_max_nodes(200_000);
+        let later = growing.prove(&[*position], QUIET).value;
+        growing.set_max_nodes(1_000);
+        if later != ForbidValue::Unknown {
+            let mut reference = Prover::new(&tables, Some(&forbid), options(400_000, true));
+            assert_eq!(
+                later,
+                reference.prove(&[*position], QUIET).value,
+                "{position}"
+            );
+            settled_later += 1;
+        }
+    }
+    assert!(
+        settled_later >= 3,
+        "only {settled_later} settled with more expansions"
+    );
+}
+
+#[test]
 fn a_full_transposition_table_drops_entries_without_changing_a_value() {
     // A table of 1024 entries fills again and again on these searches (its cheapest half is
     // dropped each time): what it still settles must be what a large table settles.

@@ -68,8 +68,11 @@ fn forbid_win_is_a_true_mate(evaluation: Evaluation) {
     let start: Position = "GGGGG/GGGGG/1TGGG/GTTGG/GGGGT t 0 0".parse().unwrap();
     assert_eq!(tables().probe(&start).unwrap().wdl, Wdl::Draw);
     let mut game = Game::new(start, rules(Repetition::Forbid));
+    // The search's own claim (the proof search at the root would settle it first, without a
+    // distance: `the_root_proof_search_*` in tests/tb_engine_proof.rs).
     let options = EngineOptions {
         evaluation,
+        forbid_proof: false,
         ..EngineOptions::default()
     };
     let (result, _) = search_with_tables_to(&game, options, nodes(100_000));

@@ -67,10 +67,12 @@ fn choose_among(game: &Game, moves: &[Move]) -> Move {
 }
 
 /// The classic evaluation: its coarse values often tie, which the tie-break tests need (the
-/// network's rarely do, so they would find no positions).
+/// network's rarely do, so they would find no positions). Without the proof search at the
+/// root, which would settle these small components before the bonus is looked at.
 fn classic() -> EngineOptions {
     EngineOptions {
         evaluation: Evaluation::Classic,
+        forbid_proof: false,
         ..EngineOptions::default()
     }
 }

@@ -54,7 +54,7 @@ pub struct OptionSpec {
 }
 
 /// Every option, in the order `uci` lists them.
-pub const OPTIONS: [OptionSpec; 18] = [
+pub const OPTIONS: [OptionSpec; 19] = [
     OptionSpec {
         name: "Hash",
         kind: OptionKind::spin(HASH_MB),
@@ -104,6 +104,11 @@ pub const OPTIONS: [OptionSpec; 18] = [
         name: "TablebasePath",
         kind: OptionKind::Text { default: "<empty>" },
         meaning: "directory of tables made by `baghchal tb gen` for the current rules (<empty>: none)",
+    },
+    OptionSpec {
+        name: "ForbidProof",
+        kind: OptionKind::Check { default: false },
+        meaning: "under Repetition forbid with tables, a proof search at a drawn root (a quarter of the move's nodes or time)",
     },
     OptionSpec {
         name: "Strategy",
@@ -290,6 +295,7 @@ impl Settings {
             }
             ("Ponder", Value::Check(on)) => set(&mut next.ponder, on),
             ("UCI_ShowWDL", Value::Check(on)) => set(&mut engine.show_wdl, on),
+            ("ForbidProof", Value::Check(on)) => set(&mut engine.forbid_proof, on),
             ("ForcedCapture", Value::Check(on)) => {
                 engine.rules.forced_capture = on;
                 Effect::Rules
@@ -425,24 +431,28 @@ mod tests {
             "option name TablebasePath type string default <empty>"
         );
         assert_eq!(
-            OPTIONS[12].uci_line(),
-            "option name Skill Level type spin default 20 min 0 max 20"
+            OPTIONS[10].uci_line(),
+            "option name ForbidProof type check default false"
         );
         assert_eq!(
             OPTIONS[13].uci_line(),
-            "option name UCI_LimitStrength type check default false"
+            "option name Skill Level type spin default 20 min 0 max 20"
         );
         assert_eq!(
             OPTIONS[14].uci_line(),
+            "option name UCI_LimitStrength type check default false"
+        );
+        assert_eq!(
+            OPTIONS[15].uci_line(),
             format!(
                 "option name UCI_Elo type spin default {} min {} max {}",
                 UCI_ELO.default, UCI_ELO.min, UCI_ELO.max
             )
         );
         assert_eq!(
-            OPTIONS[15].uci_line(),
+            OPTIONS[16].uci_line(),
             "option name nodestime type spin default 0 min 0 max 10000"
         );
-        assert_eq!(OPTIONS[17].uci_line(), "option name Clear Hash type button");
+        assert_eq!(OPTIONS[18].uci_line(), "option name Clear Hash type button");
     }
 }

@@ -248,6 +248,10 @@ pub struct EngineOptions {
     pub rules: Rules,
     /// Directory of movement-phase tablebase files (`None`: no tables).
     pub tablebase_path: Option<PathBuf>,
+    /// `ForbidProof`: under `Repetition forbid` with tables, a proof search at a drawn root
+    /// before the search (docs/forbid.md, "A proof search at the root"); off by default (not
+    /// shown to gain).
+    pub forbid_proof: bool,
     /// `nodestime` ([`NODES_TIME`]): when above 0, thinking time is counted in nodes, this
     /// many to the millisecond, and the engine keeps its own clock in nodes over a game
     /// (Stockfish's rule), so timed games replay node for node.
@@ -270,6 +274,7 @@ impl Default for EngineOptions {
             elo: UCI_ELO.default,
             rules: Rules::default(),
             tablebase_path: None,
+            forbid_proof: false,
             nodes_time: NODES_TIME.default as u64,
         }
     }

@@ -4,8 +4,6 @@
 //! [`ForbidJudge`]'s question; here the search gathers the history (the game's states of the
 //! root's layer and the search path) and uses the answer.
 
-use std::sync::atomic::{AtomicU8, Ordering};
-
 use crate::search::report::{SearchInfo, SearchObserver, SearchResult};
 use crate::search::score::{Bound, Score, Value};
 use crate::tablebase::forbid::history::{layer_history, ForbidJudge};
@@ -24,9 +22,6 @@ const ROOT_BUDGET: usize = 200_000;
 /// search and remembered).
 const NODE_BUDGET: usize = 4_000;
 
-const NO_VALUE: u8 = 0;
-const LOST_ROOT: u8 = 1;
-
 /// The forbid values a search uses, and what it knows of the game's history.
 pub struct ForbidProbe<'a> {
     judge: ForbidJudge<'a>,
@@ -35,8 +30,8 @@ pub struct ForbidProbe<'a> {
     /// Keys of the root's layer history, the root included, when all are table draws (`None`:
     /// no value of the root's layer is used in the search).
     root_history: Option<Vec<u64>>,
-    /// Whether the root was proven lost (reported so).
-    root_value: AtomicU8,
+    /// The forbid values themselves (for a proof search at the root).
+    files: &'a ForbidTables,
 }
 
 impl std::fmt::Debug for ForbidProbe<'_> {
@@ -63,13 +58,13 @@ impl<'a> ForbidProbe<'a> {
             root_captured: movement.then_some(root.goats_captured()),
             root_history: (movement && all_draws)
                 .then(|| states.iter().map(|p| p.hash()).collect()),
-            root_value: AtomicU8::new(NO_VALUE),
+            files: forbid,
         }
     }
 
-    /// Whether the root was proven lost.
-    pub fn lost_root(&self) -> bool {
-        self.root_value.load(Ordering::Relaxed) == LOST_ROOT
+    /// The forbid values this probe reads.
+    pub fn files(&self) -> &'a ForbidTables {
+        self.files
     }
 }
 
@@ -96,7 +91,6 @@ pub fn drawn_root(
         return ForbidRoot::Keep(keeping);
     };
     let game = context.game;
-    let mover = game.position().side_to_move();
     let mut after = game.positions().to_vec();
     let values: Vec<(Move, ForbidValue)> = moves
         .iter()
@@ -108,48 +102,77 @@ pub fn drawn_root(
         })
         .collect();
     if let Some(&(mv, _)) = values.iter().find(|(_, v)| *v == ForbidValue::Win) {
-        observer.on_string(&format!(
-            "forbid: {mover} win, proven for this game's history (Repetition forbid)"
-        ));
-        let info = SearchInfo {
-            depth: 1,
-            seldepth: 1,
-            multipv: 1,
-            score: Score::Cp(TB_WIN),
-            bound: Bound::Exact,
-            wdl: context.options.show_wdl.then_some([1000, 0, 0]),
-            nodes: moves.len() as u64,
-            time: context.control.elapsed(),
-            hashfull: context.tt.hashfull(),
-            tbhits: context.tablebase.hits(),
-            pv: vec![mv],
-        };
-        observer.on_info(&info);
-        return ForbidRoot::Won(SearchResult {
-            best_move: Some(mv),
-            ponder_move: None,
-            info: Some(info),
-        });
+        let nodes = moves.len() as u64;
+        return ForbidRoot::Won(proven_win(context, mv, nodes, "", observer));
     }
     let lost = values.iter().all(|(_, v)| *v == ForbidValue::Loss)
         || forbid.judge.value_in_game(game.positions(), ROOT_BUDGET) == ForbidValue::Loss;
     if lost {
-        forbid.root_value.store(LOST_ROOT, Ordering::Relaxed);
-        observer.on_string(&format!(
-            "forbid: {mover} loses, proven for this game's history (Repetition forbid)"
-        ));
+        proven_loss(context, "", observer);
         return ForbidRoot::Keep(keeping);
     }
-    let open: Vec<Move> = keeping
-        .iter()
-        .copied()
-        .filter(|mv| {
-            values
-                .iter()
-                .any(|(m, v)| m == mv && *v != ForbidValue::Loss)
-        })
-        .collect();
+    let open = not_proven_lost(&keeping, &values);
     ForbidRoot::Keep(if open.is_empty() { keeping } else { open })
+}
+
+/// The moves of `keeping` that `values` (the mover's value of each move) does not prove lost.
+pub(super) fn not_proven_lost(keeping: &[Move], values: &[(Move, ForbidValue)]) -> Vec<Move> {
+    let lost = |mv: &Move| {
+        values
+            .iter()
+            .any(|(m, v)| m == mv && *v == ForbidValue::Loss)
+    };
+    keeping.iter().copied().filter(|mv| !lost(mv)).collect()
+}
+
+/// Reports the proven win `mv` of the mover at the root (`how`: by what, or empty for the
+/// forbid values), after `nodes` positions looked at (`cp 20000`: no distance), and returns it
+/// as the search's result.
+pub(super) fn proven_win(
+    context: &SearchContext<'_>,
+    mv: Move,
+    nodes: u64,
+    how: &str,
+    observer: &mut dyn SearchObserver,
+) -> SearchResult {
+    let mover = context.game.position().side_to_move();
+    observer.on_string(&format!(
+        "forbid: {mover} win, proven{how} for this game's history (Repetition forbid)"
+    ));
+    let info = SearchInfo {
+        depth: 1,
+        seldepth: 1,
+        multipv: 1,
+        score: Score::Cp(TB_WIN),
+        bound: Bound::Exact,
+        wdl: context.options.show_wdl.then_some([1000, 0, 0]),
+        nodes,
+        time: context.control.elapsed(),
+        hashfull: context.tt.hashfull(),
+        tbhits: context.tablebase.hits(),
+        pv: vec![mv],
+    };
+    observer.on_info(&info);
+    SearchResult {
+        best_move: Some(mv),
+        ponder_move: None,
+        info: Some(info),
+    }
+}
+
+/// Reports the root proven lost for its mover (`how`: by what, or empty for the forbid values);
+/// the search that follows is reported as `cp -20000` unless it finds a mate
+/// ([`super::TbProbe::adjust_info`]).
+pub(super) fn proven_loss(
+    context: &SearchContext<'_>,
+    how: &str,
+    observer: &mut dyn SearchObserver,
+) {
+    let mover = context.game.position().side_to_move();
+    context.tablebase.set_lost_under_forbid();
+    observer.on_string(&format!(
+        "forbid: {mover} loses, proven{how} for this game's history (Repetition forbid)"
+    ));
 }
 
 impl Worker<'_> {

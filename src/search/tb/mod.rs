@@ -5,6 +5,8 @@
 //! - [`root`]: when every root move leads into the tables, the engine plays a move that keeps
 //!   the value (fastest win, slowest loss; among drawing moves the search chooses), reporting
 //!   `mate N` or a draw, and respecting the game's repetition history.
+//! - [`proof`]: under `Repetition forbid` with `ForbidProof`, a proof search at a drawn
+//!   movement-phase root plays a move it proves won and leaves out the moves it proves lost.
 //! - [`press`]: inside a table draw the engine plays to win. A drawn root searches only its
 //!   drawing moves (never a table loss), leaves out a move that would end the game by
 //!   repetition while another remains, and adds to each move's searched value a small bonus
@@ -31,9 +33,10 @@ pub mod forbid;
 pub mod load;
 pub mod node;
 pub mod press;
+pub mod proof;
 pub mod root;
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 use crate::search::report::SearchInfo;
 use crate::search::score::Score;
@@ -75,6 +78,9 @@ pub struct TbProbe<'a> {
     hits: AtomicU64,
     /// Proven values under `Repetition forbid` (see [`forbid`]).
     forbid: Option<ForbidProbe<'a>>,
+    /// Whether the root was proven lost under `Repetition forbid` (by the forbid values or a
+    /// proof search: [`proof`]), and reported so.
+    lost_under_forbid: AtomicBool,
 }
 
 impl<'a> TbProbe<'a> {
@@ -94,6 +100,7 @@ impl<'a> TbProbe<'a> {
             root_value: AtomicU8::new(NO_ROOT_VALUE),
             hits: AtomicU64::new(0),
             forbid: None,
+            lost_under_forbid: AtomicBool::new(false),
         }
     }
 
@@ -156,6 +163,16 @@ impl<'a> TbProbe<'a> {
         self.root_value.store(code, Ordering::Relaxed);
     }
 
+    /// Marks the root proven lost under `Repetition forbid` (see [`TbProbe::adjust_info`]).
+    pub(crate) fn set_lost_under_forbid(&self) {
+        self.lost_under_forbid.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the root was proven lost under `Repetition forbid`.
+    pub fn lost_under_forbid(&self) -> bool {
+        self.lost_under_forbid.load(Ordering::Relaxed)
+    }
+
     /// Whether placement-phase values cut the search (not below a won or lost root).
     #[inline]
     pub fn cuts_at_placement(&self) -> bool {
@@ -177,10 +194,11 @@ impl<'a> TbProbe<'a> {
     ///
     /// Under `Repetition forbid` with forbid values, a drawn root whose search proved a win or
     /// loss from those values below it (a score in the [`TB_WIN`] band) keeps that score; a
-    /// root the forbid values prove lost (a drawn root, or a placement root the tables do not
-    /// cover) is reported as `cp -20000` unless the search found a mate.
+    /// root proven lost (by the forbid values or the root's proof search: a drawn root, or a
+    /// placement root the tables do not cover) is reported as `cp -20000` unless the search
+    /// found a mate.
     pub fn adjust_info(&self, info: &mut SearchInfo) {
-        let lost = self.forbid.as_ref().is_some_and(ForbidProbe::lost_root);
+        let lost = self.lost_under_forbid();
         let (score, wdl) = match (self.root_value(), info.score) {
             // A drawn root, or a placement root the tables do not cover.
             (Some(Wdl::Draw) | None, Score::Cp(_)) if lost => (Score::Cp(-TB_WIN), [0, 0, 1000]),

@@ -8,6 +8,7 @@ use crate::{Game, Move, Side};
 use super::super::thread::SearchContext;
 use super::forbid::ForbidRoot;
 use super::press::pressing_moves;
+use super::proof::{prove_root, ProofBudget, RootProof};
 use super::{repeats_in, value_at, DRAW_WDL};
 
 /// Longest principal variation read from the tables.
@@ -102,6 +103,14 @@ pub fn root(
             let keeping = match super::forbid::drawn_root(context, moves, keeping, observer) {
                 ForbidRoot::Won(result) => return TbRoot::Decided(result),
                 ForbidRoot::Keep(keeping) => keeping,
+            };
+            let keeping = if probe.lost_under_forbid() {
+                keeping
+            } else {
+                match prove_root(context, keeping, ProofBudget::of(context), observer) {
+                    RootProof::Won(result) => return TbRoot::Decided(result),
+                    RootProof::Keep(keeping) => keeping,
+                }
             };
             let pressing = pressing_moves(tables, game, &keeping);
             if pressing.len() > 1 {

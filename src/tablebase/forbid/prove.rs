@@ -240,7 +240,12 @@ pub struct Prover<'a> {
     expansions: u64,
     /// Expansions allowed to the current root.
     limit: u64,
+    /// Asked every [`STOP_CHECK`] expansions whether to stop now (a caller's clock or flag).
+    stop: Option<&'a (dyn Fn() -> bool + Sync)>,
 }
+
+/// Expansions between two questions to a prover's stop hook.
+const STOP_CHECK: u64 = 1 << 10;
 
 impl<'a> Prover<'a> {
     /// A search over `tables` and, when given and `options.use_stored`, the forbid values made
@@ -265,7 +270,21 @@ impl<'a> Prover<'a> {
             table: HashMap::new(),
             expansions: 0,
             limit: 0,
+            stop: None,
         }
+    }
+
+    /// The same prover, stopping its current root (unsettled) as soon as `stop` says so
+    /// (asked every 1,024 expansions): a search under a clock.
+    pub fn with_stop(mut self, stop: &'a (dyn Fn() -> bool + Sync)) -> Prover<'a> {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// Sets the expansions allowed to each root from now on (the table is kept: a root
+    /// searched again with more goes on from what it found).
+    pub fn set_max_nodes(&mut self, max_nodes: u64) {
+        self.options.max_nodes = max_nodes;
     }
 
     /// Searches the last of `game` (positions oldest first; the earlier ones are its history)
@@ -496,6 +515,10 @@ impl<'a> Prover<'a> {
         if self.expansions.is_multiple_of(1 << 20) {
             progress("forbid proof", self.expansions, self.limit);
         }
+        if self.expansions.is_multiple_of(STOP_CHECK) && self.stop.is_some_and(|stop| stop()) {
+            // Out of time: the search unwinds as if its expansions had run out.
+            self.limit = self.expansions;
+        }
         let children = self.children(position, history, set);
         history.push(position.hash());
         let mut current;
@@ -652,7 +675,9 @@ mod tests {
             .collect();
         drop_cheapest_half(&mut equal);
         assert!(equal.is_empty());
+        // An empty table stays empty (the median of nothing is not looked for).
         drop_cheapest_half(&mut equal);
+        assert!(equal.is_empty());
     }
 
     #[test]
