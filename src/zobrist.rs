@@ -31,3 +31,15 @@ pub const IN_HAND: [u64; 21] = keys(3);
 pub const CAPTURED: [u64; 21] = keys(4);
 /// Tigers to move.
 pub const TIGERS_TO_MOVE: u64 = keys::<1>(5)[0];
+
+/// A state's contribution to the key of a set of states (a game's history under the forbid
+/// rule), the set's key being the XOR of its states' contributions (0 for none). Zobrist keys
+/// themselves will not do: they are linear, so the XOR of several positions' keys depends only
+/// on how often each piece stood on each point, and two different histories of the same moves
+/// back and forth collide. This mix (SplitMix64's finalizer, never 0) is not linear.
+pub(crate) fn history_key(hash: u64) -> u64 {
+    let mut x = hash ^ 0x9e37_79b9_7f4a_7c15;
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (x ^ (x >> 31)) | 1
+}

@@ -1,5 +1,6 @@
 //! Whole-state keys of the game before the root, for the repetition rules inside the search.
 
+use crate::zobrist::history_key;
 use crate::{Game, Position};
 
 /// The keys (whole state: board, side, goats in hand and captured) of every game position before the current one, with a bit filter that
@@ -7,8 +8,9 @@ use crate::{Game, Position};
 pub struct GameKeys {
     sorted: Vec<u64>,
     filter: [u64; 16],
-    /// The XOR of the keys of the positions since the last placement or capture, before the
-    /// current one: the earlier states the forbid rule can still exclude.
+    /// The key of the set of positions since the last placement or capture, before the current
+    /// one (the XOR of their [`history_key`]s): the earlier states the forbid rule can still
+    /// exclude.
     since_irreversible: u64,
 }
 
@@ -32,7 +34,7 @@ impl GameKeys {
             if !is_reversible(&pair[0], &pair[1]) {
                 break;
             }
-            since_irreversible ^= pair[0].hash();
+            since_irreversible ^= history_key(pair[0].hash());
         }
         GameKeys {
             sorted,
@@ -41,8 +43,8 @@ impl GameKeys {
         }
     }
 
-    /// The XOR of the keys of the game's positions since its last placement or capture, the
-    /// current one excluded (0 when there are none).
+    /// The key of the set of the game's positions since its last placement or capture, the
+    /// current one excluded: the XOR of a nonlinear mix of their keys (0 when there are none).
     pub fn since_irreversible(&self) -> u64 {
         self.since_irreversible
     }
@@ -99,7 +101,7 @@ mod tests {
             expected = if mv.is_capture() {
                 0
             } else {
-                expected ^ position.hash()
+                expected ^ history_key(position.hash())
             };
             assert!(is_reversible(&position, game.position()) != mv.is_capture());
             assert_eq!(GameKeys::new(&game).since_irreversible(), expected);

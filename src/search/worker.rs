@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::zobrist::history_key;
 use crate::{Move, MoveList, Position, Repetition, Rules};
 
 use super::eval::{evaluate, last_layer_shift};
@@ -13,7 +14,7 @@ use super::score::{
     from_tt, is_mate, mate_in, mated_in, to_tt, Bound, Value, DRAW, INFINITE, MAX_PLY,
 };
 use super::time::{Control, TimePlan};
-use super::tt::TranspositionTable;
+use super::tt::{TranspositionTable, TtEntry};
 
 mod narrow;
 mod quiescence;
@@ -50,12 +51,15 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// The depth given to a table entry whose value may not be used (no search asks for it).
+const UNUSABLE_DEPTH: i32 = i32::MIN;
+
 /// Xored into every key of a search with the goats' last-layer malus.
 pub(crate) const LAST_LAYER_MALUS_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
 
-/// The transposition table's key of a position whose own key is `own`, with the `earlier`
-/// states (their keys xored) that the forbid rule makes part of its value, in a search with
-/// the goats' last-layer `malus` (0: none).
+/// The transposition table's key of a position whose own key is `own`, with the key of the set
+/// of `earlier` states ([`GameKeys::since_irreversible`]) that the forbid rule makes part of
+/// its value, in a search with the goats' last-layer `malus` (0: none).
 fn table_key_of(own: u64, earlier: Option<u64>, malus: Value) -> u64 {
     let key = match earlier {
         Some(earlier) => own ^ mix(earlier),
@@ -85,10 +89,10 @@ pub struct Worker<'a> {
     pub seldepth: usize,
     /// Whole-state keys of the current search path, the root first.
     path: Vec<u64>,
-    /// Per ply of the path, the XOR of the keys of the states since the last placement or
-    /// capture (the game's before the root included), the state at that ply among them: under
-    /// the forbid rule these states decide which moves remain, so they are part of the
-    /// transposition table's key (see [`Worker::table_key`]).
+    /// Per ply of the path, the key of the set of states since the last placement or capture
+    /// (the XOR of their [`history_key`]s; the game's before the root included), the state at
+    /// that ply among them: under the forbid rule these states decide which moves remain, so
+    /// they are part of the transposition table's key (see [`Worker::table_keys`]).
     since_irreversible: Vec<u64>,
     /// The position searched.
     pub(crate) root: Position,
@@ -132,7 +136,7 @@ impl<'a> Worker<'a> {
         let mut path = Vec::with_capacity(MAX_PLY + 2);
         path.push(root.hash());
         let mut since_irreversible = Vec::with_capacity(MAX_PLY + 2);
-        since_irreversible.push(game_keys.since_irreversible() ^ root.hash());
+        since_irreversible.push(game_keys.since_irreversible() ^ history_key(root.hash()));
         Worker {
             id,
             rules,
@@ -242,7 +246,7 @@ impl<'a> Worker<'a> {
             0
         };
         self.path.push(key);
-        self.since_irreversible.push(carried ^ key);
+        self.since_irreversible.push(carried ^ history_key(key));
     }
 
     /// Leaves the last state of the path.
@@ -257,20 +261,43 @@ impl<'a> Worker<'a> {
         self.since_irreversible.truncate(len);
     }
 
-    /// The transposition table's key of `position` at `ply`. Under the forbid rule in the
-    /// movement phase a position's value depends on the earlier states since the last placement
-    /// or capture (they may not be recreated), so those are hashed in: otherwise a mate found
-    /// because a cycle ran out of fresh states would be reused where it is not one (the
-    /// graph-history interaction). With no earlier state, or under the other rules, the key is
-    /// the position's own.
+    /// The transposition table's keys of `position` at `ply`: the key its result is stored
+    /// under, and under the forbid rule in the movement phase with earlier states since the
+    /// last placement or capture, the key it shares with every other history (`None`
+    /// otherwise). Under forbid a position's value depends on those earlier states (they may
+    /// not be recreated), so its own key holds them: a mate found because a cycle ran out of
+    /// fresh states is reused only where the same states were played (the graph-history
+    /// interaction). The shared key offers the other histories a move to try first and a
+    /// value that is not a mate, as under the draw rule: such a value cannot make a mate
+    /// claim (a mate is proven by mates below it), and without it a position reached by
+    /// different cycles would be searched afresh each time.
     /// A search that scores the goats' last layer with a malus ([`Worker::last_layer_malus`])
     /// has keys of its own, so that it and a search without the malus (the same engine
     /// searching for the tigers, or analysing) never read each other's values.
-    fn table_key(&self, position: &Position, ply: usize) -> u64 {
+    fn table_keys(&self, position: &Position, ply: usize) -> (u64, Option<u64>) {
         let own = position.hash();
-        let earlier = self.since_irreversible[ply] ^ own;
-        let forbid = earlier != 0 && self.forbid_applies(position);
-        table_key_of(own, forbid.then_some(earlier), self.last_layer_malus)
+        let earlier = self.since_irreversible[ply] ^ history_key(own);
+        let shared = table_key_of(own, None, self.last_layer_malus);
+        if earlier != 0 && self.forbid_applies(position) {
+            let key = table_key_of(own, Some(earlier), self.last_layer_malus);
+            (key, Some(shared))
+        } else {
+            (shared, None)
+        }
+    }
+
+    /// The table's entry for `position` at `ply` ([`Worker::table_keys`]): its history's own,
+    /// or else the one shared by every history with a mate's value made unusable (a depth no
+    /// search asks for).
+    fn probe_table(&self, keys: (u64, Option<u64>), ply: usize) -> Option<TtEntry> {
+        let (key, shared) = keys;
+        self.tt.probe(key).or_else(|| {
+            let mut entry = self.tt.probe(shared?)?;
+            if is_mate(from_tt(entry.value, ply)) {
+                entry.depth = UNUSABLE_DEPTH;
+            }
+            Some(entry)
+        })
     }
 
     /// The keys of the search path before `ply`, the root first.
@@ -354,8 +381,8 @@ impl<'a> Worker<'a> {
         // A singular test's search of this node without its hash move: no cutoffs from the
         // table or the evaluation, and nothing stored.
         let excluded = self.excluded[ply];
-        let key = self.table_key(position, ply);
-        let entry = self.tt.probe(key);
+        let keys = self.table_keys(position, ply);
+        let entry = self.probe_table(keys, ply);
         let mut hash_move = None;
         if let Some(entry) = entry {
             hash_move = entry.mv;
@@ -545,14 +572,13 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(
-            key,
-            best_move,
-            to_tt(best_value, ply),
-            static_eval,
-            depth,
-            bound,
-        );
+        let value = to_tt(best_value, ply);
+        self.tt
+            .store(keys.0, best_move, value, static_eval, depth, bound);
+        if let Some(shared) = keys.1.filter(|_| !is_mate(best_value)) {
+            self.tt
+                .store(shared, best_move, value, static_eval, depth, bound);
+        }
         best_value
     }
 }

@@ -25,6 +25,7 @@ use super::ForbidValue;
 use crate::tablebase::generate::Progress;
 use crate::tablebase::symmetry::{transform, SYMMETRIES};
 use crate::tablebase::{Tablebase, Wdl};
+use crate::zobrist::history_key;
 use crate::{Bitboard, Move, Position, Repetition, Rules};
 use std::collections::HashMap;
 use std::time::Instant;
@@ -130,15 +131,6 @@ fn value_of(numbers: (u32, u32)) -> ForbidValue {
 /// value depends on nothing else: claim 1), the set as the XOR of a mix of their keys (0 for
 /// none).
 type Key = (Position, u64);
-
-/// A state's contribution to a history set's key (a different mix from the Zobrist key, so
-/// that a set of one state does not hash like the state).
-fn history_key(hash: u64) -> u64 {
-    let mut x = hash ^ 0x9e37_79b9_7f4a_7c15;
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (x ^ (x >> 31)) | 1
-}
 
 /// The key of a history set from its states' Zobrist keys (0 for none).
 fn history_set(hashes: impl IntoIterator<Item = u64>) -> u64 {
