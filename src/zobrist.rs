@@ -38,8 +38,13 @@ pub const TIGERS_TO_MOVE: u64 = keys::<1>(5)[0];
 /// on how often each piece stood on each point, and two different histories of the same moves
 /// back and forth collide. This mix (SplitMix64's finalizer, never 0) is not linear.
 pub(crate) fn history_key(hash: u64) -> u64 {
-    let mut x = hash ^ 0x9e37_79b9_7f4a_7c15;
+    mix(hash ^ 0x9e37_79b9_7f4a_7c15) | 1
+}
+
+/// SplitMix64's finalizer: a bijection of 64-bit words that is not linear, for combining
+/// keys that must not cancel one another.
+pub(crate) fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (x ^ (x >> 31)) | 1
+    x ^ (x >> 31)
 }

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::zobrist::history_key;
+use crate::zobrist::{history_key, mix};
 use crate::{Move, MoveList, Position, Repetition, Rules};
 
 use super::eval::{evaluate, last_layer_shift};
@@ -41,14 +41,6 @@ fn reduction_table(divisor: i32) -> Vec<i32> {
         }
     }
     table
-}
-
-/// A 64-bit finalizer (SplitMix64's), so that a set of earlier states does not cancel
-/// against the position's own key.
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 /// The depth given to a table entry whose value may not be used (no search asks for it).
