@@ -144,7 +144,9 @@ struct Tables {
     nodes: Vec<Node>,
     code: CodeTable,
     /// Per code, by its place in [`CodeTable::sorted`] ([`CodeTable::rank`]): `values << 12 |
-    /// symbol` (values at most [`MAX_BLOCK_VALUES`], 17 bits). A probe walking a block needs
+    /// symbol` (values at most [`MAX_BLOCK_VALUES`], 17 bits), and in a placement layer, for a
+    /// symbol whose values are all one code, [`UNIFORM`] with that code above them (so the
+    /// probe of a value in a run needs no node of the pair tree). A probe walking a block needs
     /// each code's length, which [`CodeTable::rank`] computes from the window without reading
     /// memory, and how many values its symbol stands for: one read a code, off the chain that
     /// finds the next code, so the reads of a walk are in flight together (the tables of the
@@ -156,6 +158,12 @@ struct Tables {
     /// average (kept in memory, 4 bytes a block, for the segments probed; not in the file).
     midpoints: Box<[AtomicU32]>,
 }
+
+/// Set in a [`Tables::ranked`] entry whose symbol stands for one code repeated (placement
+/// layers); the code is in the two bits below it.
+const UNIFORM: u32 = 1 << 31;
+/// Where the code of a [`UNIFORM`] entry starts.
+const UNIFORM_SHIFT: u32 = 29;
 
 /// Where the bit of a [`Tables::midpoints`] entry starts (below: the values, at most
 /// [`MAX_BLOCK_VALUES`]).
@@ -345,8 +353,7 @@ impl CompressedLayer {
         let spot = self.locate(at, 0)?;
         let tables = self.tables(spot.segment as usize)?;
         let mut scan = self.block_scan(tables, spot)?;
-        let (symbol, offset) = scan.find(spot.offset)?;
-        descend(tables, symbol, offset)
+        scan.value(spot.offset)
     }
 
     /// The codes of several tigers-to-move positions (`ats`, in any order, repeats allowed),
@@ -402,8 +409,7 @@ impl CompressedLayer {
                 let tables = self.tables(first.segment as usize)?;
                 let mut scan = self.block_scan(tables, first)?;
                 for spot in group {
-                    let (symbol, offset) = scan.find(spot.offset)?;
-                    let code = descend(tables, symbol, offset)?;
+                    let code = scan.value(spot.offset)?;
                     if !visit(spot.slot as usize, code) {
                         return Some(());
                     }
@@ -499,6 +505,7 @@ impl CompressedLayer {
             reader: BlockReader::new(block),
             tables,
             symbol: 0,
+            uniform: 0,
             len: 0,
             before: 0,
             midpoint: Some(midpoint),
@@ -660,6 +667,11 @@ fn read_tables(
         .map(|value| Node::expanded(1, value))
         .collect();
     nodes.resize(symbols, Node::default());
+    // Per symbol, the one value it repeats, if it does.
+    let mut repeats: Vec<Option<u8>> = (0..alphabet)
+        .map(|value| u8::try_from(value).ok())
+        .collect();
+    repeats.resize(symbols, None);
     for symbol in alphabet..symbols {
         let left = le_u16(bytes, pairs + 4 * (symbol - alphabet))?;
         let right = le_u16(bytes, pairs + 4 * (symbol - alphabet) + 2)?;
@@ -669,6 +681,11 @@ fn read_tables(
         let (left_node, right_node) = (nodes[usize::from(left)], nodes[usize::from(right)]);
         let left_len = left_node.len;
         let len = left_len + right_node.len;
+        let (left_repeats, right_repeats) =
+            (repeats[usize::from(left)], repeats[usize::from(right)]);
+        if left_repeats == right_repeats {
+            repeats[symbol] = left_repeats;
+        }
         if len > MAX_BLOCK_VALUES {
             return None;
         }
@@ -689,7 +706,13 @@ fn read_tables(
     let ranked = code
         .sorted()
         .iter()
-        .map(|&symbol| nodes[usize::from(symbol)].len << 12 | u32::from(symbol))
+        .map(|&symbol| {
+            let entry = nodes[usize::from(symbol)].len << 12 | u32::from(symbol);
+            match repeats[usize::from(symbol)] {
+                Some(code) if bits == 2 => entry | UNIFORM | u32::from(code) << UNIFORM_SHIFT,
+                _ => entry,
+            }
+        })
         .collect();
     let mut before = 0u64;
     let mut next_entry = 0u32;
@@ -741,6 +764,8 @@ struct BlockScan<'a> {
     symbol: u16,
     len: u32,
     before: u32,
+    /// The symbol's [`UNIFORM`] bit and code (0 if it does not repeat one code).
+    uniform: u32,
     /// The block's entry in [`Tables::midpoints`] while it is still to be recorded.
     midpoint: Option<&'a AtomicU32>,
     /// Half the block's bits.
@@ -754,7 +779,7 @@ impl BlockScan<'_> {
     fn find(&mut self, offset: u32) -> Option<(u16, u32)> {
         while offset >= self.before + self.len {
             self.before += self.len;
-            (self.symbol, self.len) = self.next()?;
+            (self.symbol, self.len, self.uniform) = self.next()?;
             if let Some(midpoint) = self.midpoint {
                 if self.reader.read >= self.half {
                     // The first code boundary in the second half, and the values before it.
@@ -767,14 +792,27 @@ impl BlockScan<'_> {
         Some((self.symbol, offset - self.before))
     }
 
-    /// The next symbol and its number of values; `None` past the block's end or on a bad code.
+    /// The next symbol, its number of values and its [`UNIFORM`] bits; `None` past the
+    /// block's end or on a bad code.
     #[inline(always)]
-    fn next(&mut self) -> Option<(u16, u32)> {
+    fn next(&mut self) -> Option<(u16, u32, u32)> {
         let window = self.reader.window()?;
         let (rank, code_len) = self.tables.code.rank(window)?;
         self.reader.advance(u32::from(code_len))?;
         let entry = *self.tables.ranked.get(rank)?;
-        Some(((entry & 0xfff) as u16, entry >> 12))
+        let uniform = entry & (UNIFORM | 3 << UNIFORM_SHIFT);
+        Some(((entry & 0xfff) as u16, (entry & !uniform) >> 12, uniform))
+    }
+
+    /// The value at `offset` in the block (at or after the last one found); `None` past the
+    /// block's end or on inconsistent data.
+    #[inline(always)]
+    fn value(&mut self, offset: u32) -> Option<u8> {
+        let (symbol, offset) = self.find(offset)?;
+        if self.uniform != 0 {
+            return Some((self.uniform >> UNIFORM_SHIFT & 3) as u8);
+        }
+        descend(self.tables, symbol, offset)
     }
 }
 
