@@ -2,10 +2,7 @@
 
 const fn splitmix(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
+    (state, mix(state))
 }
 
 const fn keys<const N: usize>(seed: u64) -> [u64; N] {
@@ -43,7 +40,7 @@ pub(crate) fn history_key(hash: u64) -> u64 {
 
 /// SplitMix64's finalizer: a bijection of 64-bit words that is not linear, for combining
 /// keys that must not cancel one another.
-pub(crate) fn mix(mut x: u64) -> u64 {
+pub(crate) const fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     x ^ (x >> 31)
