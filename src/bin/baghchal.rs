@@ -134,8 +134,10 @@ fn run_perft(
 }
 
 fn main() -> ExitCode {
-    // Warnings, and the placement generator's one timing line per layer (`tb gen --placement`).
-    let default_filter = "warn,baghchal::tablebase::placement::generate=info";
+    // Warnings, the placement generator's one timing line per layer (`tb gen --placement`),
+    // and the `tb` subcommands' progress lines when stderr is not a terminal.
+    let default_filter =
+        "warn,baghchal::tablebase::placement::generate=info,baghchal::tablebase::progress=info";
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(default_filter))
         .init();
     let cli = Cli::parse();

@@ -9,15 +9,14 @@ use super::generate::Progress;
 use super::placement::generate::{generate_placement, PlacementReport, MAX_IN_HAND};
 use super::placement::verify::verify_placement;
 use super::probe_text::{answer, probe_batch};
+use super::progress::PhaseProgress;
 use super::solve::{generate_tables, LayerReport};
 use super::verify::verify_tables;
 use super::{output_error, TableRules, Tablebase};
 use crate::Position;
 use clap::Subcommand;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::time::Instant;
 
 /// Writes a line to the output; a closed output (e.g. stdout piped into `head`) is an error,
@@ -122,64 +121,6 @@ pub enum TbCommand {
     },
 }
 
-/// Progress on stderr through `indicatif`: one bar per phase ("layer 3 retrograde"), with
-/// done/total, percentage and ETA, redrawn at most 10 times a second and hidden when stderr
-/// is not a terminal. Phase changes are also logged (`RUST_LOG=info`).
-struct PhaseProgress {
-    current: Mutex<Option<(String, ProgressBar)>>,
-}
-
-impl PhaseProgress {
-    fn new() -> PhaseProgress {
-        PhaseProgress {
-            current: Mutex::new(None),
-        }
-    }
-
-    fn bar(phase: &str, total: u64) -> ProgressBar {
-        let bar =
-            ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr_with_hz(10));
-        let style = ProgressStyle::with_template(
-            "{msg:<20} [{wide_bar}] {pos}/{len} {percent:>3}% eta {eta}",
-        )
-        .expect("valid template")
-        .progress_chars("#>.");
-        bar.set_style(style);
-        bar.set_message(phase.to_string());
-        bar
-    }
-
-    fn update(&self, phase: &str, done: u64, total: u64) {
-        let Ok(mut current) = self.current.lock() else {
-            return;
-        };
-        if current.as_ref().is_none_or(|(name, _)| name != phase) {
-            log::info!("{phase}");
-            if let Some((_, previous)) = current.take() {
-                previous.finish();
-            }
-            *current = Some((phase.to_string(), PhaseProgress::bar(phase, total)));
-        }
-        let Some((_, bar)) = current.as_ref().filter(|(_, bar)| !bar.is_finished()) else {
-            return;
-        };
-        bar.set_length(total);
-        bar.set_position(done.max(bar.position()));
-        if done >= total {
-            bar.finish();
-        }
-    }
-
-    /// Stops an unfinished bar where it stands (e.g. after an error), ending its line.
-    fn finish(&self) {
-        if let Ok(mut current) = self.current.lock() {
-            if let Some((_, bar)) = current.take() {
-                bar.abandon();
-            }
-        }
-    }
-}
-
 /// Opens tables for `tb probe`, waiting for the placement layers' checksums (those no verified
 /// stamp vouches for); corrupt layers are logged and not used.
 fn open_for_probe(dir: &std::path::Path) -> Result<Tablebase, String> {
@@ -246,7 +187,7 @@ fn print_reports(reports: &[LayerReport], out: &mut dyn Write) -> Result<(), Str
 /// # Errors
 /// A message saying what went wrong, including a failure to write to `out`.
 pub fn run(command: TbCommand, out: &mut dyn Write) -> Result<(), String> {
-    let bars = PhaseProgress::new();
+    let bars = PhaseProgress::for_stderr();
     let result = run_with_progress(command, out, &|phase: &str, done: u64, total: u64| {
         bars.update(phase, done, total);
     });

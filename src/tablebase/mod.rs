@@ -16,6 +16,7 @@ pub mod index;
 pub mod placement;
 pub mod probe;
 pub mod probe_text;
+mod progress;
 pub mod rules;
 pub mod solve;
 pub mod stamp;

@@ -360,7 +360,13 @@ impl<'a> Prover<'a> {
             keys.push(key);
             let result = match same_as {
                 Some(i) => moves[i].result.clone(),
-                None => self.prove(&child_game, progress),
+                None => {
+                    // Each move is a phase of its own: its count starts again from 0.
+                    let per_move = |phase: &str, done: u64, total: u64| {
+                        progress(&format!("{phase} after {mv}"), done, total);
+                    };
+                    self.prove(&child_game, &per_move)
+                }
             };
             let proof = MoveProof {
                 mv,
