@@ -65,30 +65,32 @@ pub const fn binomial_table<const N: usize, const K: usize>() -> [[u32; K]; N] {
 /// `BINOMIALS[n][k]` = C(n, k) for n <= 25, k <= 5.
 pub const BINOMIALS: [[u32; 6]; 26] = binomial_table();
 
-/// `ROW_IMAGES[g][row][pattern]`: the image under symmetry `g` of the points of `row` (0..5)
-/// set in the 5-bit `pattern`, so that a set's image is the union of its five rows' (5 KB).
-const ROW_IMAGES: [[[u32; 32]; 5]; SYMMETRIES] = build_row_images();
+/// `BYTE_IMAGES[g][i][byte]`: the image under symmetry `g` of the points of byte `i` (points
+/// 8i to 8i + 7, those below 25) set in `byte`, so that a set's image is the union of its four
+/// bytes' (32 KB, built at compile time).
+static BYTE_IMAGES: [[[u32; 256]; 4]; SYMMETRIES] = build_byte_images();
 
-const fn build_row_images() -> [[[u32; 32]; 5]; SYMMETRIES] {
-    let mut images = [[[0u32; 32]; 5]; SYMMETRIES];
+const fn build_byte_images() -> [[[u32; 256]; 4]; SYMMETRIES] {
+    let mut images = [[[0u32; 256]; 4]; SYMMETRIES];
     let mut g = 0;
     while g < SYMMETRIES {
-        let mut row = 0;
-        while row < 5 {
-            let mut pattern = 0;
-            while pattern < 32 {
+        let mut i = 0;
+        while i < 4 {
+            let mut byte = 0;
+            while byte < 256 {
                 let mut image = 0u32;
-                let mut file = 0;
-                while file < 5 {
-                    if pattern & (1 << file) != 0 {
-                        image |= 1 << SQUARE_MAPS[g][row * 5 + file];
+                let mut bit = 0;
+                while bit < 8 {
+                    let point = i * 8 + bit;
+                    if byte & (1 << bit) != 0 && point < 25 {
+                        image |= 1 << SQUARE_MAPS[g][point];
                     }
-                    file += 1;
+                    bit += 1;
                 }
-                images[g][row][pattern] = image;
-                pattern += 1;
+                images[g][i][byte] = image;
+                byte += 1;
             }
-            row += 1;
+            i += 1;
         }
         g += 1;
     }
@@ -96,14 +98,13 @@ const fn build_row_images() -> [[[u32; 32]; 5]; SYMMETRIES] {
 }
 
 /// The image of a set of points (bit i = point i, i < 25) under symmetry `g`.
-#[inline]
-pub fn transform(bits: u32, g: usize) -> u32 {
-    let rows = &ROW_IMAGES[g];
-    rows[0][(bits & 31) as usize]
-        | rows[1][((bits >> 5) & 31) as usize]
-        | rows[2][((bits >> 10) & 31) as usize]
-        | rows[3][((bits >> 15) & 31) as usize]
-        | rows[4][((bits >> 20) & 31) as usize]
+#[inline(always)]
+pub fn transform(set: u32, g: usize) -> u32 {
+    let bytes = &BYTE_IMAGES[g];
+    bytes[0][(set & 0xff) as usize]
+        | bytes[1][((set >> 8) & 0xff) as usize]
+        | bytes[2][((set >> 16) & 0xff) as usize]
+        | bytes[3][((set >> 24) & 0xff) as usize]
 }
 
 /// Colex rank of a set of at most 5 bit positions: sum of C(p_i, i + 1) over its members in
@@ -251,7 +252,7 @@ mod tests {
 
     #[test]
     fn a_sets_image_is_the_set_of_its_points_images() {
-        // Every single point, 20,000 pseudo-random sets and the whole board: the row tables
+        // Every single point, 20,000 pseudo-random sets and the whole board: the byte tables
         // agree with mapping point by point.
         let mut sets: Vec<u32> = (0..25).map(|p| 1u32 << p).collect();
         let mut x = 0x2545_f491_u32;

@@ -8,9 +8,9 @@
 //! whose tiger class is itself symmetric (163 of 1,666 classes) keep every image under its
 //! stabilizer: about 5% more entries, for an index without a canonical-form search.
 
-use super::super::symmetry::{binomial_table, SYMMETRIES};
+use super::super::symmetry::{binomial_table, transform};
 use super::super::symmetry::{
-    colex_rank, colex_unrank_in, TigerClass, TigerTable, NON_TIGER_POINTS, SQUARE_MAPS,
+    colex_rank, colex_unrank_in, TigerClass, TigerTable, NON_TIGER_POINTS,
 };
 use std::sync::OnceLock;
 
@@ -108,40 +108,6 @@ pub fn expand(mut set: u32, tigers_asc: [u8; 4]) -> u32 {
     set
 }
 
-/// Byte-wise images of point sets under each symmetry.
-struct SymmetryBytes([[[u32; 256]; 4]; SYMMETRIES]);
-
-impl SymmetryBytes {
-    fn get() -> &'static SymmetryBytes {
-        static TABLE: OnceLock<SymmetryBytes> = OnceLock::new();
-        TABLE.get_or_init(|| {
-            let mut table = [[[0u32; 256]; 4]; SYMMETRIES];
-            for (g, per_g) in table.iter_mut().enumerate() {
-                for (byte, per_byte) in per_g.iter_mut().enumerate() {
-                    for (value, image) in per_byte.iter_mut().enumerate() {
-                        for bit in 0..8 {
-                            let point = byte * 8 + bit;
-                            if value & (1 << bit) != 0 && point < 25 {
-                                *image |= 1 << SQUARE_MAPS[g][point];
-                            }
-                        }
-                    }
-                }
-            }
-            SymmetryBytes(table)
-        })
-    }
-
-    #[inline(always)]
-    fn apply(&self, set: u32, g: usize) -> u32 {
-        let t = &self.0[g];
-        t[0][(set & 0xff) as usize]
-            | t[1][((set >> 8) & 0xff) as usize]
-            | t[2][((set >> 16) & 0xff) as usize]
-            | t[3][(set >> 24) as usize]
-    }
-}
-
 /// A tiger class with its points in both orders, for [`compress`] and [`expand`].
 #[derive(Copy, Clone, Debug)]
 pub struct ClassPoints {
@@ -176,7 +142,6 @@ pub struct Frames {
     /// Per class: its points.
     pub classes: Vec<ClassPoints>,
     table: &'static TigerTable,
-    bytes: &'static SymmetryBytes,
 }
 
 impl Frames {
@@ -188,7 +153,6 @@ impl Frames {
             Frames {
                 classes: table.classes.iter().map(ClassPoints::new).collect(),
                 table,
-                bytes: SymmetryBytes::get(),
             }
         })
     }
@@ -206,7 +170,7 @@ impl Frames {
         if g == 0 {
             set
         } else {
-            self.bytes.apply(set, g)
+            transform(set, g)
         }
     }
 }
@@ -338,6 +302,7 @@ impl PlacementIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tablebase::symmetry::SYMMETRIES;
 
     #[test]
     fn rank21_is_colex_rank() {
