@@ -68,7 +68,11 @@ pub const BINOMIALS: [[u32; 6]; 26] = binomial_table();
 /// `BYTE_IMAGES[g][i][byte]`: the image under symmetry `g` of the points of byte `i` (points
 /// 8i to 8i + 7, those below 25) set in `byte`, so that a set's image is the union of its four
 /// bytes' (32 KB, built at compile time).
-static BYTE_IMAGES: [[[u32; 256]; 4]; SYMMETRIES] = build_byte_images();
+static BYTE_IMAGES: ByteImages = ByteImages(build_byte_images());
+
+/// The tables, aligned to cache lines.
+#[repr(align(64))]
+struct ByteImages([[[u32; 256]; 4]; SYMMETRIES]);
 
 const fn build_byte_images() -> [[[u32; 256]; 4]; SYMMETRIES] {
     let mut images = [[[0u32; 256]; 4]; SYMMETRIES];
@@ -100,7 +104,7 @@ const fn build_byte_images() -> [[[u32; 256]; 4]; SYMMETRIES] {
 /// The image of a set of points (bit i = point i, i < 25) under symmetry `g`.
 #[inline(always)]
 pub fn transform(set: u32, g: usize) -> u32 {
-    let bytes = &BYTE_IMAGES[g];
+    let bytes = &BYTE_IMAGES.0[g];
     bytes[0][(set & 0xff) as usize]
         | bytes[1][((set >> 8) & 0xff) as usize]
         | bytes[2][((set >> 16) & 0xff) as usize]
