@@ -100,17 +100,18 @@ impl PhaseLines {
             phase.clone_into(&mut self.phase);
             self.tenths = None;
         }
-        let tenths = if total == 0 {
-            10
+        let percent = if total == 0 {
+            100
         } else {
-            // u128: `done * 10` must not overflow for any u64 counts.
-            (u128::from(done.min(total)) * 10 / u128::from(total)) as u64
+            // u128: `done * 100` must not overflow for any u64 counts.
+            (u128::from(done.min(total)) * 100 / u128::from(total)) as u64
         };
+        let tenths = percent / 10;
         if self.tenths.is_some_and(|reported| tenths <= reported) {
             return None;
         }
         self.tenths = Some(tenths);
-        Some(format!("{phase}: {done}/{total} ({}%)", tenths * 10))
+        Some(format!("{phase}: {done}/{total} ({percent}%)"))
     }
 }
 
@@ -145,18 +146,18 @@ mod tests {
     }
 
     #[test]
-    fn jumps_report_the_tenth_reached_and_odd_totals_stay_in_range() {
+    fn jumps_report_their_percentage_and_odd_totals_stay_in_range() {
         let mut lines = PhaseLines::default();
         assert_eq!(lines.update("p", 0, 0).as_deref(), Some("p: 0/0 (100%)"));
         let mut lines = PhaseLines::default();
         assert_eq!(lines.update("p", 0, 3).as_deref(), Some("p: 0/3 (0%)"));
-        assert_eq!(lines.update("p", 2, 3).as_deref(), Some("p: 2/3 (60%)"));
+        assert_eq!(lines.update("p", 2, 3).as_deref(), Some("p: 2/3 (66%)"));
         assert_eq!(lines.update("p", 7, 3).as_deref(), Some("p: 7/3 (100%)"));
         let mut lines = PhaseLines::default();
         let big = u64::MAX;
         assert_eq!(
             lines.update("p", big / 2, big).as_deref(),
-            Some(format!("p: {}/{big} (40%)", big / 2).as_str())
+            Some(format!("p: {}/{big} (49%)", big / 2).as_str())
         );
     }
 }
