@@ -154,7 +154,7 @@ fn the_bonus_follows_the_drawing_replies_left_to_the_opponent() {
     for start in sample(2306, 40, |_, value| value.wdl == Wdl::Draw) {
         let game = Game::new(start, rules);
         let draws = drawing_moves(&game);
-        let pressing = pressing_moves(tables(), &game, &draws);
+        let pressing = pressing_moves(tables(), &game, &draws, &|| false);
         assert_eq!(pressing.len(), draws.len(), "no repetition without history");
         for &(mv, bias) in &pressing {
             let (drawing, total) = drawing_replies(&game, mv);
@@ -180,6 +180,38 @@ fn the_bonus_follows_the_drawing_replies_left_to_the_opponent() {
         }
     }
     assert!(pressed > 0);
+}
+
+#[test]
+fn once_the_time_is_up_the_moves_left_keep_their_place_without_a_bonus() {
+    let rules = rules(Repetition::Draw);
+    let mut cut = 0;
+    for start in sample(2306, 40, |_, value| value.wdl == Wdl::Draw) {
+        let game = Game::new(start, rules);
+        let draws = drawing_moves(&game);
+        let full = pressing_moves(tables(), &game, &draws, &|| false);
+        for allowed in 0..draws.len() {
+            // The clock is asked once before each move: the first `allowed` get their bonus.
+            let asked = std::cell::Cell::new(0);
+            let time_is_up = || {
+                asked.set(asked.get() + 1);
+                asked.get() > allowed
+            };
+            let hurried = pressing_moves(tables(), &game, &draws, &time_is_up);
+            assert_eq!(
+                hurried.len(),
+                full.len(),
+                "{start}: every drawing move kept"
+            );
+            for (i, (&(mv, bias), &(full_mv, full_bias))) in hurried.iter().zip(&full).enumerate() {
+                assert_eq!(mv, full_mv, "{start}: the order of the moves");
+                let expected = if i < allowed { full_bias } else { 0 };
+                assert_eq!(bias, expected, "{start}: {mv}, move {i}, {allowed} in time");
+                cut += usize::from(i >= allowed && full_bias != 0);
+            }
+        }
+    }
+    assert!(cut > 0, "no bonus was cut");
 }
 
 #[test]
@@ -431,10 +463,11 @@ fn under_draw_a_drawn_root_leaves_the_opponent_no_repetition_while_it_can() {
             if open.is_empty() {
                 continue;
             }
-            let chosen: Vec<Move> = pressing_moves(tables(), &game, &drawing_moves(&game))
-                .into_iter()
-                .map(|(mv, _)| mv)
-                .collect();
+            let chosen: Vec<Move> =
+                pressing_moves(tables(), &game, &drawing_moves(&game), &|| false)
+                    .into_iter()
+                    .map(|(mv, _)| mv)
+                    .collect();
             if closed.is_empty() {
                 assert_eq!(
                     chosen, open,

@@ -1,5 +1,5 @@
 //! Probe latency on existing tables (release build):
-//! `cargo run --release --example tb_probe_latency -- DIR [cold] [samples=N] [side=S]`.
+//! `cargo run --release --example tb_probe_latency -- DIR [cold] [random] [samples=N] [side=S]`.
 //!
 //! Opens the tables in DIR (timing the open), then probes seeded random positions one at a time,
 //! movement and placement separately, timing each probe: the first pass over the samples touches
@@ -9,7 +9,8 @@
 //! worst probe, and the time of `best_moves_with_values` (what `tb probe` prints) warm.
 //! `side=tigers` or `side=goats` draws the placement positions with that side to move only
 //! (default: either, at random); a cold figure per side needs one run per side, since pages this
-//! process has mapped cannot be dropped.
+//! process has mapped cannot be dropped. `random` reads the tables as the engine does, without
+//! read-ahead (`Tablebase::expect_random_reads`).
 
 use baghchal::tablebase::file::PayloadStatus;
 use baghchal::tablebase::index::LayerIndex;
@@ -29,12 +30,13 @@ fn main() {
         .collect();
     let Some(dir) = args.first().map(PathBuf::from) else {
         eprintln!(
-            "usage: cargo run --release --example tb_probe_latency -- DIR [cold] [samples=N] \
-             [side=tigers|goats]"
+            "usage: cargo run --release --example tb_probe_latency -- DIR [cold] [random] \
+             [samples=N] [side=tigers|goats]"
         );
         return;
     };
     let cold = args.iter().any(|a| a == "cold");
+    let random = args.iter().any(|a| a == "random");
     let samples: usize = args
         .iter()
         .find_map(|a| a.strip_prefix("samples=")?.parse().ok())
@@ -56,6 +58,9 @@ fn main() {
     let opened = started.elapsed();
     if let Some(placement) = tables.placement() {
         placement.wait_checked();
+    }
+    if random {
+        tables.expect_random_reads();
     }
     let usable = started.elapsed();
     let statuses = tables.payload_statuses();

@@ -4,7 +4,7 @@
 use super::score::{is_mate, Bound, Value, INFINITE};
 use super::tb::is_proven;
 use super::thread::{Reporter, RootMove, SearchContext, CURRMOVE_AFTER};
-use super::worker::Worker;
+use super::worker::{Abort, Worker};
 
 /// Searches line `line` at `depth` with a window around the previous score, widening it on
 /// failure.
@@ -102,6 +102,10 @@ fn root_search(
         };
         if worker.aborted {
             return best;
+        }
+        if worker.abort == Abort::Never {
+            // A root move has a value: from now on the clock may end the first iteration.
+            worker.abort = Abort::StopOrTime;
         }
         best = best.max(value);
         if index == line || value > alpha {

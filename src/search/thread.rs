@@ -21,7 +21,7 @@ use super::tb::TbProbe;
 use super::time::{Control, TimePlan};
 use super::tt::TranspositionTable;
 use super::wdl::wdl;
-use super::worker::{Worker, LAST_LAYER_MALUS_KEY};
+use super::worker::{Abort, Worker, LAST_LAYER_MALUS_KEY};
 
 /// Deepest iteration.
 pub const MAX_DEPTH: u32 = 100;
@@ -84,6 +84,28 @@ impl SearchContext<'_> {
                 bias: 0,
             })
             .collect()
+    }
+
+    /// The time planned for this move (see [`TimePlan`]).
+    fn plan(&self) -> TimePlan {
+        TimePlan::new(
+            self.limits,
+            self.game.position().side_to_move().index(),
+            self.options.move_overhead,
+        )
+    }
+
+    /// Whether the optional work before the search (bonuses of pressing moves, a table line
+    /// beyond its first move) must end: the time after which no iteration starts has passed
+    /// (with a move time, half of it). Never while pondering or without a time limit (so `go
+    /// nodes` stays deterministic). Cold tables make this work wait for the disk, a probe at a
+    /// time.
+    pub(crate) fn root_time_is_up(&self) -> bool {
+        let plan = self.plan();
+        let elapsed = self.control.budget_elapsed(0);
+        !self.control.is_pondering()
+            && (plan.should_stop_iterating(elapsed)
+                || plan.hard.is_some_and(|hard| elapsed >= hard / 2))
     }
 
     fn max_depth(&self) -> u32 {
@@ -213,11 +235,7 @@ fn search(
     let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let game_keys = GameKeys::new(context.game);
     let root = *context.game.position();
-    let plan = TimePlan::new(
-        context.limits,
-        root.side_to_move().index(),
-        options.move_overhead,
-    );
+    let plan = context.plan();
     context.tt.new_search();
     let max_depth = context.max_depth();
     let new_worker = |id: usize| {
@@ -354,7 +372,7 @@ fn iterate(
     let mut completed = 0;
     for depth in 1..=max_depth {
         let search_depth = (depth + offset).min(MAX_DEPTH);
-        worker.can_abort = depth > 1;
+        worker.abort = if depth > 1 { Abort::Any } else { Abort::Never };
         worker.seldepth = 0;
         worker.heuristics.clear_killers();
         for root_move in moves.iter_mut() {
@@ -433,4 +451,57 @@ fn should_stop(
         .should_stop_iterating(control.budget_elapsed(worker.nodes))
         || mate_proven
         || (moves.len() == 1 && depth >= 4)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Rules;
+
+    /// Whether the root's time is up, `waited` after the search started.
+    fn time_is_up(limits: Limits, pondering: bool, nodes_per_ms: u64, waited: Duration) -> bool {
+        let game = Game::new(Position::startpos(), Rules::default());
+        let options = EngineOptions {
+            move_overhead: Duration::ZERO,
+            ..EngineOptions::default()
+        };
+        let tt = TranspositionTable::new(1);
+        let params = Params::default();
+        let control = Control::with_nodes_time(pondering, nodes_per_ms);
+        let context = SearchContext {
+            game: &game,
+            options: &options,
+            params: &params,
+            limits: &limits,
+            tt: &tt,
+            control: &control,
+            tablebase: TbProbe::new(None, game.rules()),
+        };
+        std::thread::sleep(waited);
+        context.root_time_is_up()
+    }
+
+    #[test]
+    fn the_root_stops_its_extra_work_when_no_iteration_would_start() {
+        let clock = |ms| Limits {
+            time_left: [Some(Duration::from_millis(ms)), None],
+            ..Limits::default()
+        };
+        // 2.5 s on the clock: 100 ms planned, so no new iteration after 50 ms.
+        let waited = Duration::from_millis(120);
+        assert!(!time_is_up(clock(2500), false, 0, Duration::ZERO));
+        assert!(time_is_up(clock(2500), false, 0, waited));
+        assert!(!time_is_up(clock(60_000), false, 0, waited));
+        // A move time of 200 ms: half of it.
+        let movetime = |ms| Limits {
+            movetime: Some(Duration::from_millis(ms)),
+            ..Limits::default()
+        };
+        assert!(time_is_up(movetime(200), false, 0, waited));
+        assert!(!time_is_up(movetime(1000), false, 0, waited));
+        // Never while pondering, without a clock, or with the time counted in nodes.
+        assert!(!time_is_up(clock(2500), true, 0, waited));
+        assert!(!time_is_up(Limits::default(), false, 0, waited));
+        assert!(!time_is_up(clock(2500), false, 1000, waited));
+    }
 }

@@ -27,6 +27,23 @@ const NO_EVAL: Value = -INFINITE;
 
 /// Nodes between two looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 256;
+/// Table probes between two looks at the clock and the stop flag: a probe of a page not yet
+/// in memory waits for the disk (a fraction of a millisecond each), so a few hundred nodes that
+/// each probe could overrun a short clock between two looks counted in nodes.
+const PROBE_POLL_INTERVAL: u64 = 8;
+
+/// What may end a search before it is finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Abort {
+    /// Nothing: the first iteration, until its first root move has a value.
+    Never,
+    /// `stop` and the clock, not the node limit: the rest of the first iteration, which then
+    /// plays the best root move valued so far rather than lose on time (a `go nodes` search
+    /// still completes it, node for node).
+    StopOrTime,
+    /// Anything, the node limit included: every later iteration.
+    Any,
+}
 
 /// Late move reductions, by depth and move number.
 /// Late move reductions by depth (rows, up to 63) and move number (columns, up to 95), with
@@ -99,8 +116,10 @@ pub struct Worker<'a> {
     excluded: Vec<Option<Move>>,
     /// Depth of the current iteration, which bounds how far extensions reach.
     root_depth: i32,
-    /// Whether aborting is allowed (not during the first iteration).
-    pub(crate) can_abort: bool,
+    /// What may abort the search now (see [`Abort`]).
+    pub(crate) abort: Abort,
+    /// Table probes made (see [`PROBE_POLL_INTERVAL`]).
+    probes: u64,
     /// Set once the search must unwind; results after it are discarded.
     pub aborted: bool,
     /// The tables to probe (see [`super::tb::node`]).
@@ -152,7 +171,8 @@ impl<'a> Worker<'a> {
             null_played: vec![false; MAX_PLY + 2],
             excluded: vec![None; MAX_PLY + 2],
             root_depth: 0,
-            can_abort: false,
+            abort: Abort::Never,
+            probes: 0,
             aborted: false,
             tb: None,
             last_layer_malus: 0,
@@ -192,12 +212,21 @@ impl<'a> Worker<'a> {
         self.nodes += 1;
         if self.nodes.is_multiple_of(POLL_INTERVAL) {
             self.shared_nodes.store(self.nodes, Ordering::Relaxed);
-            if self.can_abort {
+            if self.abort != Abort::Never {
                 self.check_abort();
             }
         }
-        if self.can_abort && self.node_limit.is_some_and(|limit| self.nodes >= limit) {
+        if self.abort == Abort::Any && self.node_limit.is_some_and(|limit| self.nodes >= limit) {
             self.aborted = true;
+        }
+    }
+
+    /// Counts a table probe and, every [`PROBE_POLL_INTERVAL`], decides whether to abort.
+    #[inline]
+    pub(crate) fn count_probe(&mut self) {
+        self.probes += 1;
+        if self.probes.is_multiple_of(PROBE_POLL_INTERVAL) && self.abort != Abort::Never {
+            self.check_abort();
         }
     }
 
@@ -578,6 +607,59 @@ impl<'a> Worker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Game;
+
+    /// Whether a worker aborts with `abort`, the search stopped and a node limit of 1 passed,
+    /// after `probes` table probes (and no node poll) or, with `probes` 0, after its first node
+    /// poll.
+    fn aborts(abort: Abort, stopped: bool, probes: u64) -> bool {
+        let game = Game::new(Position::startpos(), Rules::default());
+        let (params, tt) = (Params::default(), TranspositionTable::new(1));
+        let (control, nodes, keys) = (Control::new(false), AtomicU64::new(0), GameKeys::new(&game));
+        if stopped {
+            control.stop();
+        }
+        let plan = TimePlan::default();
+        let root = *game.position();
+        let mut worker = Worker::new(
+            0,
+            Rules::default(),
+            &params,
+            &tt,
+            &control,
+            plan,
+            Some(1),
+            &nodes,
+            &keys,
+            root,
+        );
+        worker.abort = abort;
+        if probes == 0 {
+            for _ in 0..POLL_INTERVAL {
+                worker.count_node();
+            }
+        } else {
+            for _ in 0..probes {
+                worker.count_probe();
+            }
+        }
+        worker.aborted
+    }
+
+    #[test]
+    fn the_first_iteration_ends_on_stop_or_time_once_allowed_never_on_nodes() {
+        // A stop is seen at the node poll, and every few table probes (which may wait for
+        // the disk), once aborting is allowed.
+        for polls in [0, PROBE_POLL_INTERVAL] {
+            assert!(!aborts(Abort::Never, true, polls), "{polls}");
+            assert!(aborts(Abort::StopOrTime, true, polls), "{polls}");
+            assert!(aborts(Abort::Any, true, polls), "{polls}");
+        }
+        assert!(!aborts(Abort::StopOrTime, true, PROBE_POLL_INTERVAL - 1));
+        // The node limit ends only the later iterations (`go nodes` is deterministic).
+        assert!(!aborts(Abort::StopOrTime, false, 0));
+        assert!(aborts(Abort::Any, false, 0));
+    }
 
     #[test]
     fn searches_with_and_without_the_last_layer_malus_keep_apart() {

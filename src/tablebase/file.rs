@@ -11,7 +11,8 @@ use std::fs;
 use std::io::{Read, Write};
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Instant, SystemTime};
 
 /// File magic.
 pub const MAGIC: [u8; 8] = *b"BAGHTB\r\n";
@@ -430,6 +431,51 @@ impl LayerValues {
     /// Whether the values are memory-mapped from the file (rather than copied into memory).
     pub fn is_mapped(&self) -> bool {
         matches!(self.storage, Storage::Mapped(_))
+    }
+
+    /// Tells the kernel that the mapped values will be read at random, a probe at a time, so
+    /// that a page not in memory is read alone rather than with the disk's read-ahead around
+    /// it (8 MB a fault on some machines: a cold probe then waited milliseconds). Only once the
+    /// payload is checked: a checksum reads the file in order, which read-ahead serves best.
+    pub fn expect_random_reads(&self) {
+        if let Storage::Mapped(map) = &self.storage {
+            if let Err(error) = map.advise(memmap2::Advice::Random) {
+                log::debug!("madvise(MADV_RANDOM) refused: {error}");
+            }
+        }
+    }
+
+    /// Bytes mapped from the file (0 for values held in memory).
+    pub fn mapped_len(&self) -> u64 {
+        match &self.storage {
+            Storage::Mapped(map) => map.len() as u64,
+            Storage::Owned(_) => 0,
+        }
+    }
+
+    /// Brings the mapped file into the page cache ahead of the probes, a chunk at a time
+    /// (`MADV_WILLNEED`, then waiting for the chunk's last page), resting as long as each chunk
+    /// took before the next, so that the disk stays free half the time and a probe meanwhile
+    /// waits behind one small chunk at most; returns early once `stop` is set.
+    pub fn prefetch(&self, stop: &AtomicBool) {
+        const CHUNK: usize = 1 << 20;
+        let Storage::Mapped(map) = &self.storage else {
+            return;
+        };
+        let mut at = 0;
+        while at < map.len() && !stop.load(Ordering::Relaxed) {
+            let started = Instant::now();
+            let len = CHUNK.min(map.len() - at);
+            if map
+                .advise_range(memmap2::Advice::WillNeed, at, len)
+                .is_err()
+            {
+                return;
+            }
+            std::hint::black_box(map[at + len - 1]);
+            at += len;
+            std::thread::sleep(started.elapsed());
+        }
     }
 }
 

@@ -48,6 +48,42 @@ impl Tablebase {
         Tablebase::open_with(dir, rules, PayloadCheck::TrustStamps)
     }
 
+    /// Has every layer read at random from now on (see
+    /// [`super::file::LayerValues::expect_random_reads`]): a probe of a cold table then waits
+    /// for one page, not for the read-ahead around it. For a caller whose every probe must be
+    /// quick (the engine on a clock); a caller probing many positions gets the pages in
+    /// sooner with read-ahead.
+    pub fn expect_random_reads(&self) {
+        for layer in &self.layers {
+            layer.expect_random_reads();
+        }
+        if let Some(placement) = &self.placement {
+            placement.expect_random_reads();
+        }
+    }
+
+    /// Bytes mapped from the tables' files.
+    pub fn mapped_len(&self) -> u64 {
+        let movement: u64 = self.layers.iter().map(MovementValues::mapped_len).sum();
+        movement
+            + self
+                .placement
+                .as_ref()
+                .map_or(0, PlacementTables::mapped_len)
+    }
+
+    /// Brings the tables into the page cache ahead of the probes (movement layers, then the
+    /// placement layers from the most goats in hand), a chunk at a time, returning early once
+    /// `stop` is set: for a caller that will probe them for long and has the memory.
+    pub fn prefetch(&self, stop: &std::sync::atomic::AtomicBool) {
+        for layer in &self.layers {
+            layer.prefetch(stop);
+        }
+        if let Some(placement) = &self.placement {
+            placement.prefetch(stop);
+        }
+    }
+
     /// As [`Tablebase::open`], choosing whether verified stamps are trusted.
     ///
     /// # Errors

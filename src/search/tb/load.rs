@@ -2,7 +2,9 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 use crate::tablebase::forbid::tables::ForbidTables;
 use crate::tablebase::{TableRules, Tablebase, TablebaseError};
@@ -77,6 +79,14 @@ pub struct TablebaseSlot {
     status: TablebaseStatus,
     /// Directory and table rules of the last successful opening.
     opened_for: Option<(PathBuf, TableRules)>,
+    /// Set to end the background prefetch of these tables ([`TablebaseSlot::start_prefetch`]).
+    prefetch_stop: Arc<AtomicBool>,
+}
+
+impl Drop for TablebaseSlot {
+    fn drop(&mut self) {
+        self.prefetch_stop.store(true, Ordering::Relaxed);
+    }
 }
 
 impl TablebaseSlot {
@@ -100,9 +110,12 @@ impl TablebaseSlot {
                     rules: table_rules,
                 };
                 log::info!("{}", self.status);
+                // A move on the clock must not wait for the read-ahead of cold pages.
+                tables.expect_random_reads();
                 self.load_forbid(path, &tables);
                 self.tables = Some(Arc::new(tables));
                 self.opened_for = Some(key);
+                self.start_prefetch();
             }
             Err(error) => {
                 self.status = TablebaseStatus::Failed {
@@ -139,7 +152,52 @@ impl TablebaseSlot {
             );
             log::info!("{message}");
             self.forbid_messages.push(message);
+            forbid.expect_random_reads();
             self.forbid = Some(Arc::new(forbid));
+        }
+    }
+
+    /// Brings the tables, then the forbid placement values, into memory on a background
+    /// thread, each only if all that is brought in stays within half the memory available:
+    /// probes read at random wait for one page from the disk each, so without it the first
+    /// games would search slowly until their pages came in.
+    fn start_prefetch(&self) {
+        let Some(tables) = self.tables.clone() else {
+            return;
+        };
+        let forbid = self.forbid.clone();
+        let Some(available) = available_memory() else {
+            return;
+        };
+        let budget = available / 2;
+        let tables_len = tables.mapped_len();
+        let forbid_len = forbid.as_ref().map_or(0, |forbid| forbid.mapped_len());
+        if tables_len > budget {
+            log::info!(
+                "tables not prefetched: {tables_len} bytes, more than half the {available} \
+                 bytes of memory available"
+            );
+            return;
+        }
+        let forbid = forbid.filter(|_| forbid_len > 0 && tables_len + forbid_len <= budget);
+        let stop = Arc::clone(&self.prefetch_stop);
+        let spawned = std::thread::Builder::new()
+            .name("tb-prefetch".into())
+            .spawn(move || {
+                let started = Instant::now();
+                tables.prefetch(&stop);
+                if let Some(forbid) = forbid {
+                    forbid.prefetch(&stop);
+                }
+                if !stop.load(Ordering::Relaxed) {
+                    log::info!(
+                        "tables prefetched in {:.1} s",
+                        started.elapsed().as_secs_f64()
+                    );
+                }
+            });
+        if let Err(error) = spawned {
+            log::warn!("tables not prefetched: {error}");
         }
     }
 
@@ -161,5 +219,35 @@ impl TablebaseSlot {
     /// What the last opening gave.
     pub fn status(&self) -> &TablebaseStatus {
         &self.status
+    }
+}
+
+/// The memory available for new pages, page cache included (`MemAvailable` of
+/// `/proc/meminfo`); `None` where it cannot be read.
+fn available_memory() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    parse_available(&meminfo)
+}
+
+/// `MemAvailable` in bytes, from the text of `/proc/meminfo`.
+fn parse_available(meminfo: &str) -> Option<u64> {
+    let line = meminfo
+        .lines()
+        .find_map(|line| line.strip_prefix("MemAvailable:"))?;
+    let kilobytes: u64 = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    kilobytes.checked_mul(1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_available_memory_is_read_from_meminfo() {
+        let meminfo = "MemTotal:       24000000 kB\nMemFree:         1000 kB\n\
+                       MemAvailable:   22000000 kB\nBuffers:  1 kB\n";
+        assert_eq!(parse_available(meminfo), Some(22_000_000 * 1024));
+        assert_eq!(parse_available("MemTotal: 5 kB\n"), None);
+        assert_eq!(parse_available("MemAvailable: many kB\n"), None);
     }
 }

@@ -28,6 +28,7 @@ impl<'a> Worker<'a> {
     pub(crate) fn probe_tablebase(&mut self, position: &Position, ply: usize) -> Option<Value> {
         let probe = self.tb?;
         let tables = probe.tables()?;
+        self.count_probe();
         let in_hand = position.goats_in_hand();
         let value = match tables.probe(position) {
             Some(value) if in_hand == 0 || probe.cuts_at_placement() => {

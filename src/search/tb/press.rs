@@ -47,8 +47,15 @@ pub const MAX_PRESS: Value = {
 };
 
 /// The drawing moves `draws` of `game` to search, each with its bonus (see the module
-/// documentation). Never empty when `draws` is not.
-pub fn pressing_moves(tables: &Tablebase, game: &Game, draws: &[Move]) -> Vec<(Move, Value)> {
+/// documentation). Never empty when `draws` is not. Once `time_is_up` says so (it is asked
+/// before each move), the moves left get no bonus and are not looked at further: the bonuses
+/// probe the tables a few dozen times a move, which waits for the disk when they are cold.
+pub fn pressing_moves(
+    tables: &Tablebase,
+    game: &Game,
+    draws: &[Move],
+    time_is_up: &dyn Fn() -> bool,
+) -> Vec<(Move, Value)> {
     let placing = game.position().is_placement_phase();
     let forbid = game.rules().repetition == Repetition::Forbid && !placing;
     // From a placement root no state can recur within the three plies `can_repeat` looks at
@@ -64,6 +71,10 @@ pub fn pressing_moves(tables: &Tablebase, game: &Game, draws: &[Move]) -> Vec<(M
         }
         if after.is_repetition_draw() {
             repeating.push((mv, 0));
+            continue;
+        }
+        if time_is_up() {
+            pressing.push((mv, 0));
             continue;
         }
         let bias = if forbid {

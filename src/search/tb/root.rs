@@ -112,7 +112,7 @@ pub fn root(
                     RootProof::Keep(keeping) => keeping,
                 }
             };
-            let pressing = pressing_moves(tables, game, &keeping);
+            let pressing = pressing_moves(tables, game, &keeping, &|| context.root_time_is_up());
             if pressing.len() > 1 {
                 return TbRoot::Press(pressing);
             }
@@ -128,7 +128,7 @@ pub fn root(
     let lines = context.options.multi_pv.clamp(1, ranked.len());
     let mut infos = Vec::with_capacity(lines);
     for (line, &(mv, value)) in ranked[..lines].iter().enumerate() {
-        let pv = table_line(tables, game, mv, value);
+        let pv = table_line(tables, game, mv, value, &|| context.root_time_is_up());
         let info = line_info(context, line, value, ranked.len() as u64, pv);
         observer.on_info(&info);
         infos.push(info);
@@ -170,8 +170,15 @@ fn line_info(
 }
 
 /// `first` and then the tables' best moves (legal in the game) while the game goes on: to the
-/// end for a win or a loss (at most [`MAX_TABLE_LINE`] plies), one reply for a draw.
-fn table_line(tables: &Tablebase, game: &Game, first: Move, value: TbValue) -> Vec<Move> {
+/// end for a win or a loss (at most [`MAX_TABLE_LINE`] plies), one reply for a draw; shorter
+/// once `time_is_up` (asked before each move after the first: each probes every move).
+fn table_line(
+    tables: &Tablebase,
+    game: &Game,
+    first: Move,
+    value: TbValue,
+    time_is_up: &dyn Fn() -> bool,
+) -> Vec<Move> {
     let length = if value.wdl == Wdl::Draw {
         2
     } else {
@@ -182,7 +189,7 @@ fn table_line(tables: &Tablebase, game: &Game, first: Move, value: TbValue) -> V
     if game.play(first).is_err() {
         return line;
     }
-    while line.len() < length && game.outcome().is_none() {
+    while line.len() < length && game.outcome().is_none() && !time_is_up() {
         let legal = game.legal_moves();
         let next = tables
             .best_moves(game.position())

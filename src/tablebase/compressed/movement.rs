@@ -43,6 +43,29 @@ pub struct CompressedMovement {
 }
 
 impl MovementValues {
+    /// The file's mapped values.
+    fn mapped(&self) -> &LayerValues {
+        match self {
+            MovementValues::Plain(values) => values,
+            MovementValues::Compressed(compressed) => &compressed.layer.mapped.values,
+        }
+    }
+
+    /// See [`LayerValues::expect_random_reads`].
+    pub fn expect_random_reads(&self) {
+        self.mapped().expect_random_reads();
+    }
+
+    /// See [`LayerValues::mapped_len`].
+    pub fn mapped_len(&self) -> u64 {
+        self.mapped().mapped_len()
+    }
+
+    /// See [`LayerValues::prefetch`].
+    pub fn prefetch(&self, stop: &std::sync::atomic::AtomicBool) {
+        self.mapped().prefetch(stop);
+    }
+
     /// The value byte at `at` (goats to move `0..n`, tigers to move `n..2n`); `None` out of
     /// range or when the compressed data is inconsistent.
     #[inline]

@@ -228,6 +228,28 @@ impl ForbidTables {
         (any.then_some(ForbidTables { layers, placement }), errors)
     }
 
+    /// Has the placement values read at random from now on, as the tables' layers (see
+    /// [`Tablebase::expect_random_reads`]; the movement layers' files are small).
+    pub fn expect_random_reads(&self) {
+        if let Some(placement) = &self.placement {
+            placement.1.expect_random_reads();
+        }
+    }
+
+    /// Bytes mapped from the files of the placement values.
+    pub fn mapped_len(&self) -> u64 {
+        self.placement
+            .as_ref()
+            .map_or(0, |(_, placement)| placement.mapped_len())
+    }
+
+    /// Brings the placement values into the page cache (see [`Tablebase::prefetch`]).
+    pub fn prefetch(&self, stop: &std::sync::atomic::AtomicBool) {
+        if let Some((_, placement)) = &self.placement {
+            placement.prefetch(stop);
+        }
+    }
+
     /// Reads only the forbid file of layer `captured` in `dir` (a single lookup needs no more):
     /// `Ok(None)` when it is missing.
     ///

@@ -36,7 +36,7 @@ use index::{Frames, Layer, PlacementIndex, FULL};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -127,6 +127,9 @@ pub struct PlacementTables {
     rules: TableRules,
     layers: Arc<BTreeMap<Layer, OpenLayer>>,
     checked: Arc<Checked>,
+    /// Whether the layers are to be read at random once usable (see
+    /// [`PlacementTables::expect_random_reads`]).
+    random_reads: Arc<AtomicBool>,
 }
 
 impl fmt::Debug for PlacementTables {
@@ -177,8 +180,10 @@ impl PlacementTables {
             rules,
             layers: Arc::new(layers),
             checked: Arc::new(Checked::default()),
+            random_reads: Arc::new(AtomicBool::new(false)),
         };
         let (layers, checked) = (Arc::clone(&tables.layers), Arc::clone(&tables.checked));
+        let random_reads = Arc::clone(&tables.random_reads);
         std::thread::Builder::new()
             .name("tb-checksums".into())
             .spawn(move || {
@@ -195,7 +200,10 @@ impl PlacementTables {
                             CORRUPT
                         }
                     };
-                    open.state.store(state, Ordering::Release);
+                    open.state.store(state, Ordering::SeqCst);
+                    if state == GOOD && random_reads.load(Ordering::SeqCst) {
+                        open.file.mapped().values.expect_random_reads();
+                    }
                     if state == GOOD {
                         // Saved layer by layer: an interrupted check keeps what it proved.
                         stamps.save();
@@ -263,6 +271,37 @@ impl PlacementTables {
     /// Number of layer files opened.
     pub fn len(&self) -> usize {
         self.layers.len()
+    }
+
+    /// Has the usable layers read at random from now on, and each layer still being checked
+    /// once its check passes (see [`super::file::LayerValues::expect_random_reads`]):
+    /// for probing, not for reading whole layers.
+    pub fn expect_random_reads(&self) {
+        self.random_reads.store(true, Ordering::SeqCst);
+        for open in self.layers.values() {
+            if open.state.load(Ordering::SeqCst) & USABLE != 0 {
+                open.file.mapped().values.expect_random_reads();
+            }
+        }
+    }
+
+    /// Bytes mapped from the layers' files.
+    pub fn mapped_len(&self) -> u64 {
+        let layers = self.layers.values();
+        layers
+            .map(|open| open.file.mapped().values.mapped_len())
+            .sum()
+    }
+
+    /// Brings the usable layers into the page cache, from the most goats in hand (the layers a
+    /// game meets first) down (see [`super::file::LayerValues::prefetch`]); returns early once
+    /// `stop` is set.
+    pub fn prefetch(&self, stop: &AtomicBool) {
+        for open in self.layers.values().rev() {
+            if open.state.load(Ordering::SeqCst) & USABLE != 0 {
+                open.file.mapped().values.prefetch(stop);
+            }
+        }
     }
 
     /// Whether no placement layer is present.
