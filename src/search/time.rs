@@ -1,6 +1,6 @@
 //! Time management and the flags a running search is steered by.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::limits::Limits;
@@ -16,8 +16,6 @@ pub struct Control {
     stop: AtomicBool,
     stop_helpers: AtomicBool,
     pondering: AtomicBool,
-    /// Microseconds from `start` at which the clock started (ponderhit moves it).
-    clock_start_micros: AtomicU64,
     finished: AtomicBool,
     /// `nodestime`: nodes per millisecond of the virtual clock (0: real time).
     nodes_per_ms: u64,
@@ -38,7 +36,6 @@ impl Control {
             stop: AtomicBool::new(false),
             stop_helpers: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
-            clock_start_micros: AtomicU64::new(0),
             finished: AtomicBool::new(false),
         }
     }
@@ -48,18 +45,15 @@ impl Control {
         self.start.elapsed()
     }
 
-    /// Time on the move's clock: since the start, or since ponderhit.
-    pub fn clock_elapsed(&self) -> Duration {
-        let offset = Duration::from_micros(self.clock_start_micros.load(Ordering::Relaxed));
-        self.start.elapsed().saturating_sub(offset)
-    }
-
-    /// Time spent on the move's clock by a thread that has searched `nodes`: the real
-    /// [`Control::clock_elapsed`], or with `nodestime` the nodes in milliseconds (counted from
-    /// `go`, pondering included, as Stockfish counts them).
+    /// Time spent on the move's plan by a thread that has searched `nodes`: the time since
+    /// `go`, or with `nodestime` the nodes in milliseconds. Pondering counts, as Stockfish
+    /// counts it: what the ponder search found is thinking about this move, so after
+    /// `ponderhit` the search ends once the plan, counted from `go`, is used up (at once after
+    /// a ponder longer than the plan). The engine's clock runs only from `ponderhit`, so this
+    /// never spends more of it than the plan.
     pub fn budget_elapsed(&self, nodes: u64) -> Duration {
         match self.nodes_per_ms {
-            0 => self.clock_elapsed(),
+            0 => self.elapsed(),
             per_ms => Duration::from_micros(nodes.saturating_mul(1000) / per_ms),
         }
     }
@@ -89,14 +83,9 @@ impl Control {
         self.pondering.load(Ordering::Relaxed)
     }
 
-    /// The opponent played the expected move: the clock starts now. Does nothing unless the
-    /// search is still pondering.
+    /// The opponent played the expected move: the time plan applies from now on (see
+    /// [`Control::budget_elapsed`]).
     pub fn ponderhit(&self) {
-        if !self.is_pondering() {
-            return;
-        }
-        let now = self.start.elapsed().as_micros() as u64;
-        self.clock_start_micros.store(now, Ordering::Relaxed);
         self.pondering.store(false, Ordering::Relaxed);
     }
 
@@ -201,6 +190,25 @@ mod tests {
             );
             assert!(plan.soft.unwrap() <= hard);
         }
+    }
+
+    #[test]
+    fn pondering_counts_on_the_plan_after_ponderhit() {
+        let control = Control::new(true);
+        std::thread::sleep(Duration::from_millis(30));
+        control.ponderhit();
+        assert!(!control.is_pondering());
+        assert!(control.budget_elapsed(0) >= Duration::from_millis(30));
+        // A ponder longer than the plan: the search stops at once after ponderhit.
+        let plan = TimePlan {
+            soft: Some(Duration::from_millis(10)),
+            hard: Some(Duration::from_millis(20)),
+        };
+        assert!(plan.is_out_of_time(control.budget_elapsed(0)));
+        // With `nodestime`, the nodes count, pondering's included.
+        let nodes_time = Control::with_nodes_time(true, 10);
+        nodes_time.ponderhit();
+        assert_eq!(nodes_time.budget_elapsed(500), Duration::from_millis(50));
     }
 
     #[test]

@@ -49,7 +49,7 @@ pub enum RootProof {
 pub struct ProofBudget {
     /// Expansions in all (over every round and move).
     pub expansions: u64,
-    /// Time on the move's clock after which it stops.
+    /// Time since `go` after which it stops.
     pub time: Option<Duration>,
 }
 
@@ -105,7 +105,7 @@ pub fn prove_root(
     let control = context.control;
     let started = control.elapsed();
     let out_of_time =
-        move || control.is_stopped() || budget.time.is_some_and(|t| control.clock_elapsed() >= t);
+        move || control.is_stopped() || budget.time.is_some_and(|t| control.elapsed() >= t);
     // The prover recurses up to its depth limit: its own thread with room for that.
     let (values, spent) = std::thread::scope(|scope| {
         std::thread::Builder::new()
