@@ -453,7 +453,7 @@ fn entries_keep_their_values_resume_and_narrow_the_start_bounds() {
     };
     let (before, after) = (open(&plain.dir), open(&proved.dir));
     let mut rng = StdRng::seed_from_u64(5);
-    let mut newly = 0;
+    let mut newly = Vec::new();
     for _ in 0..20_000 {
         let in_hand = rng.random_range(1..=2u8);
         let side = if rng.random_bool(0.5) {
@@ -464,11 +464,42 @@ fn entries_keep_their_values_resume_and_narrow_the_start_bounds() {
         let position = forbid_common::random_placement(&mut rng, in_hand, side);
         let (was, now) = (before.probe(&position), after.probe(&position));
         match was.expect("covered") {
-            Wdl::Draw => newly += usize::from(now != Some(Wdl::Draw)),
+            Wdl::Draw if now != Some(Wdl::Draw) => newly.push((position, now.unwrap())),
+            Wdl::Draw => {}
             decided => assert_eq!(now, Some(decided), "{position}"),
         }
     }
-    assert!(newly >= 1, "no position newly decided");
+    assert!(!newly.is_empty(), "no position newly decided");
+    // `prove --with-proofs` reads those values: a position they newly decide is settled at
+    // the root, where `prove` without them has to search (and with one node stays unknown).
+    let (position, wdl) = newly[0];
+    let winner = match wdl {
+        Wdl::Win => position.side_to_move(),
+        _ => position.side_to_move().opposite(),
+    };
+    let (text, dir_text) = (position.to_string(), dir.to_str().unwrap());
+    let prove = |extra: &[&str]| {
+        let mut args = vec![
+            "forbid",
+            "prove",
+            dir_text,
+            "--position",
+            &text,
+            "--nodes",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        let (ok, out, err) = run_tb(&args);
+        assert!(ok, "{err}");
+        out
+    };
+    let out = prove(&["--with-proofs"]);
+    assert!(out.contains(&format!("forbid: {winner} win")), "{out}");
+    let out = prove(&[]);
+    assert!(
+        !out.contains("forbid: goats win") && !out.contains("forbid: tigers win"),
+        "{out}"
+    );
     // A damaged proof file is reported, never used.
     let path = proof_path(&dir, 1);
     let mut bytes = std::fs::read(&path).unwrap();
@@ -477,6 +508,15 @@ fn entries_keep_their_values_resume_and_narrow_the_start_bounds() {
     std::fs::write(&path, bytes).unwrap();
     let error = start_bounds_with(&dir, 2, 2, true, QUIET).expect_err("corrupt proof file");
     assert!(error.to_string().contains("forbid-proof-1"), "{error}");
+    let (ok, _, err) = run_tb(&[
+        "forbid",
+        "prove",
+        dir_text,
+        "--position",
+        &text,
+        "--with-proofs",
+    ]);
+    assert!(!ok && err.contains("forbid-proof-1"), "{err}");
 }
 
 /// Settled entries counted by a run that found them all settled before.

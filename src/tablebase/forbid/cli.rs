@@ -6,7 +6,7 @@ use super::prove::{
     EachMove, MoveProof, ProveOptions, ProveResult, Prover, DEFAULT_TABLE_ENTRIES, SEARCH_STACK,
 };
 use super::solve::{solve_tables, SolveOptions, DEFAULT_NODE_BUDGET, MAX_STATES_LIMIT};
-use super::start::start_bounds_with;
+use super::start::{proved_placement_dir, start_bounds_with};
 use super::tables::ForbidTables;
 use super::ForbidValue;
 use crate::tablebase::generate::Progress;
@@ -92,6 +92,11 @@ pub enum ForbidCommand {
         /// search goes), for `start --with-proofs`.
         #[arg(long, requires = "entries")]
         write: bool,
+        /// Read the placement values of `start --with-proofs` (which count the values
+        /// `--entries --write` settled) instead of those of `start`: a search from a placement
+        /// position then stops at every one they decide.
+        #[arg(long, conflicts_with = "entries")]
+        with_proofs: bool,
     },
 }
 
@@ -236,6 +241,7 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
             nodes,
             table_entries,
             each_move,
+            with_proofs,
             ..
         } => {
             let position: Position = match position {
@@ -247,7 +253,12 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
                 table_entries,
                 use_stored: true,
             };
-            print_proof(&dir, &position, options, each_move, out, progress)?;
+            let run = ProofRun {
+                options,
+                each_move,
+                with_proofs,
+            };
+            print_proof(&dir, &position, run, out, progress)?;
         }
     }
     writeln!(out, "wall seconds: {:.2}", started.elapsed().as_secs_f64()).map_err(write_error)?;
@@ -259,28 +270,47 @@ fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get())
 }
 
+/// How `tb forbid prove` searches one position.
+struct ProofRun {
+    options: ProveOptions,
+    /// Each move of the position searched as a root of its own.
+    each_move: bool,
+    /// The placement values of `start --with-proofs` instead of those of `start`.
+    with_proofs: bool,
+}
+
 /// `tb forbid prove`: opens the tables and forbid values of `dir` (waiting for their checks),
 /// searches `position` and prints the winner, the search's size and each root move's state.
 fn print_proof(
     dir: &Path,
     position: &Position,
-    options: ProveOptions,
-    each_move: bool,
+    run: ProofRun,
     out: &mut dyn Write,
     progress: Progress,
 ) -> Result<(), String> {
+    let ProofRun {
+        options,
+        each_move,
+        with_proofs,
+    } = run;
     let rules = Tablebase::recorded_rules(dir).map_err(|e| e.to_string())?;
     let tables = Tablebase::open(dir, rules).map_err(|e| e.to_string())?;
     let (forbid, errors) = ForbidTables::open(dir, &tables);
     if let Some(error) = errors.into_iter().next() {
         return Err(error.to_string());
     }
-    let Some(forbid) = forbid else {
+    let Some(mut forbid) = forbid else {
         return Err(format!(
             "no forbid files in \"{}\": run `tb forbid solve` first",
             dir.display()
         ));
     };
+    if with_proofs {
+        let proved = proved_placement_dir(dir).map_err(|e| e.to_string())?;
+        forbid.use_placement_values(&proved, &tables).map_err(|e| {
+            format!("{e}: run `tb forbid start --with-proofs` after `prove --entries --write`")
+        })?;
+    }
     let mut corrupt = tables
         .placement()
         .map(|p| p.wait_checked())

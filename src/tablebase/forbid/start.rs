@@ -100,8 +100,51 @@ pub fn start_bounds_with(
 ) -> Result<StartRun, TablebaseError> {
     let tables = Tablebase::open_movement(dir, Tablebase::recorded_rules(dir)?)?;
     let rules = tables.rules();
+    let entries = entry_values(dir, &tables, with_proofs)?;
+    let out = match with_proofs {
+        true => proved_placement_path(dir, entries.crc),
+        false => placement_dir(dir, entries.crc),
+    };
+    std::fs::create_dir_all(&out).map_err(|source| TablebaseError::Io {
+        path: out.clone(),
+        source,
+    })?;
+    let run = placement_from(
+        &out,
+        rules,
+        &|captured| &entries.layers[usize::from(captured)],
+        max_in_hand.min(MAX_IN_HAND),
+        threads,
+        progress,
+    )?;
+    Ok(StartRun {
+        run,
+        unknown_entries: entries.unknown,
+        dir: out,
+    })
+}
+
+/// The movement values under forbid the placement pass starts from.
+struct EntryValues {
+    /// Per layer, [`forbid_byte`] of every class.
+    layers: Vec<Vec<u8>>,
+    /// Per layer, the tigers-to-move table-draw classes whose value is still unknown.
+    unknown: Vec<u64>,
+    /// CRC-32 of all the layers' bytes, which names the placement pass's directory.
+    crc: u32,
+}
+
+/// The movement values under forbid of the tables in `dir`: the forbid files' values, and with
+/// `with_proofs` the values the proof search settled ([`super::file::proof_path`], where
+/// present) for the tigers-to-move entries `solve` left unknown.
+fn entry_values(
+    dir: &Path,
+    tables: &Tablebase,
+    with_proofs: bool,
+) -> Result<EntryValues, TablebaseError> {
+    let rules = tables.rules();
     let mut layers = Vec::new();
-    let mut unknown_entries = Vec::new();
+    let mut unknown = Vec::new();
     let mut fingerprint = crc32fast::Hasher::new();
     for captured in 0..rules.captures_to_win {
         let positions = tables.headers()[usize::from(captured)].positions;
@@ -121,7 +164,7 @@ pub fn start_bounds_with(
             }
         }
         let bytes = forbid_bytes(tables.layer(captured)?, &codes);
-        unknown_entries.push(
+        unknown.push(
             codes[TIGERS * half..]
                 .iter()
                 .filter(|&&code| ForbidValue::from_code(code) == Some(ForbidValue::Unknown))
@@ -130,28 +173,25 @@ pub fn start_bounds_with(
         fingerprint.update(&bytes);
         layers.push(bytes);
     }
-    let out = match with_proofs {
-        true => dir.join(format!(
-            "{PROVED_PLACEMENT_DIR_PREFIX}{:08x}",
-            fingerprint.finalize()
-        )),
-        false => placement_dir(dir, fingerprint.finalize()),
-    };
-    std::fs::create_dir_all(&out).map_err(|source| TablebaseError::Io {
-        path: out.clone(),
-        source,
-    })?;
-    let run = placement_from(
-        &out,
-        rules,
-        &|captured| &layers[usize::from(captured)],
-        max_in_hand.min(MAX_IN_HAND),
-        threads,
-        progress,
-    )?;
-    Ok(StartRun {
-        run,
-        unknown_entries,
-        dir: out,
+    Ok(EntryValues {
+        layers,
+        unknown,
+        crc: fingerprint.finalize(),
     })
+}
+
+/// `dir/forbid-proved-placement-<values_crc>`.
+fn proved_placement_path(dir: &Path, values_crc: u32) -> PathBuf {
+    dir.join(format!("{PROVED_PLACEMENT_DIR_PREFIX}{values_crc:08x}"))
+}
+
+/// The directory that `start --with-proofs` writes for the tables, forbid files and proof
+/// files now in `dir` (whether or not it has been made).
+///
+/// # Errors
+/// Missing or damaged tables, forbid files or proof files.
+pub fn proved_placement_dir(dir: &Path) -> Result<PathBuf, TablebaseError> {
+    let tables = Tablebase::open_movement(dir, Tablebase::recorded_rules(dir)?)?;
+    let entries = entry_values(dir, &tables, true)?;
+    Ok(proved_placement_path(dir, entries.crc))
 }

@@ -228,6 +228,36 @@ impl ForbidTables {
         (any.then_some(ForbidTables { layers, placement }), errors)
     }
 
+    /// Reads the placement values under forbid from `placement` instead (for `tb forbid prove
+    /// --with-proofs`: the directory `start --with-proofs` made from these tables, forbid files
+    /// and the proof search's files, see [`super::start::proved_placement_dir`]). The engine
+    /// and the referee never do: they claim only what the component solver proved.
+    ///
+    /// # Errors
+    /// The directory is missing or holds no placement layer, or a layer's header is damaged or
+    /// made for other rules.
+    pub fn use_placement_values(
+        &mut self,
+        placement: &Path,
+        tables: &Tablebase,
+    ) -> Result<(), TablebaseError> {
+        if !placement.is_dir() {
+            return Err(TablebaseError::NotFound {
+                path: placement.to_path_buf(),
+            });
+        }
+        let stamps = Arc::new(Stamps::load(placement));
+        let layers =
+            PlacementTables::open(placement, tables.rules(), stamps, PayloadCheck::TrustStamps)?;
+        if layers.is_empty() {
+            return Err(TablebaseError::NotFound {
+                path: placement.to_path_buf(),
+            });
+        }
+        self.placement = Some((placement.to_path_buf(), layers));
+        Ok(())
+    }
+
     /// Has the placement values read at random from now on, as the tables' layers (see
     /// [`Tablebase::expect_random_reads`]; the movement layers' files are small).
     pub fn expect_random_reads(&self) {
