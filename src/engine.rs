@@ -280,7 +280,7 @@ impl Engine {
     /// stopped and waited for first. `on_finish` is called exactly once, held back for `stop`
     /// (and `ponderhit`) as `limits` ask, with no move when [`Engine::search_status`] says there
     /// is nothing to search.
-    pub fn go(&mut self, limits: Limits, mut observer: Box<dyn SearchObserver>) {
+    pub fn go(&mut self, limits: Limits, observer: Box<dyn SearchObserver>) {
         self.stop();
         self.wait();
         let game = self.game_to_search();
@@ -296,6 +296,16 @@ impl Engine {
         let params = self.params.clone();
         let tables = self.tablebase.tables().cloned();
         let forbid = self.tablebase.forbid().cloned();
+        let mut delivery = Delivery {
+            observer,
+            game: game.clone(),
+            limits: limits.clone(),
+            control: Arc::clone(&control),
+            node_clock,
+            side,
+            nodes_time: options.nodes_time,
+            delivered: false,
+        };
         let handle = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
@@ -311,17 +321,11 @@ impl Engine {
                             tablebase: TbProbe::new(tables.as_deref(), game.rules())
                                 .with_forbid(forbid.as_deref(), game),
                         };
-                        search_guarded(&context, observer.as_mut())
+                        search_guarded(&context, &mut delivery)
                     }
                     None => SearchResult::default(),
                 };
-                if options.nodes_time > 0 {
-                    let nodes = result.info.as_ref().map_or(0, |info| info.nodes);
-                    node_clock.charge(&limits, side, options.nodes_time, nodes);
-                }
-                control.hold_result(&limits);
-                control.set_finished();
-                observer.on_finish(&result);
+                delivery.deliver(&result);
             })
             .expect("spawning the search thread");
         self.handle = Some(handle);
@@ -332,8 +336,9 @@ impl Engine {
         self.control.stop();
     }
 
-    /// Turns a ponder search into a normal one with the clock limits of its `Limits`, timed
-    /// from now. Does nothing if the search is not pondering.
+    /// Turns a ponder search into a normal one with the clock limits of its `Limits`, its time
+    /// plan counted from `go`, pondering included (see [`Control::budget_elapsed`]). Does
+    /// nothing if the search is not pondering.
     pub fn ponderhit(&self) {
         self.control.ponderhit();
     }
@@ -440,12 +445,17 @@ impl Drop for Engine {
 /// Runs the search; its best move is checked legal, and a search that panics or returns an
 /// illegal move still yields a legal move (logged as an error), so a `go` always gets one.
 fn search_guarded(context: &SearchContext<'_>, observer: &mut dyn SearchObserver) -> SearchResult {
-    let game = context.game;
     let searched = std::panic::catch_unwind(AssertUnwindSafe(|| run(context, observer)));
-    let mut result = searched.unwrap_or_else(|_| {
+    let result = searched.unwrap_or_else(|_| {
         log::error!("the search panicked; answering with a legal move");
         SearchResult::default()
     });
+    answerable(context.game, result)
+}
+
+/// `result` with its best move checked legal in `game`: an illegal or missing one is replaced
+/// by a legal move (logged as an error).
+fn answerable(game: &Game, mut result: SearchResult) -> SearchResult {
     if let Some(mv) = result.best_move.filter(|&mv| game.check_move(mv).is_err()) {
         log::error!("the search chose {mv}, which is illegal here; answering with a legal move");
         result = SearchResult::default();
@@ -454,4 +464,62 @@ fn search_guarded(context: &SearchContext<'_>, observer: &mut dyn SearchObserver
         result.best_move = game.legal_moves().first().copied();
     }
     result
+}
+
+/// The background search's link to its observer: forwards the reports, and delivers the
+/// result once (checked legal, charged to the node clock, held for `stop` or `ponderhit`) as
+/// soon as the main search thread has decided, without waiting for the helper threads, which
+/// on a busy machine can take milliseconds to get a core and stop. The engine waits for them
+/// (by joining the search thread) before the next search or any change of its settings.
+struct Delivery {
+    observer: Box<dyn SearchObserver>,
+    game: Option<Game>,
+    limits: Limits,
+    control: Arc<Control>,
+    node_clock: Arc<NodeClock>,
+    side: usize,
+    nodes_time: u64,
+    delivered: bool,
+}
+
+impl Delivery {
+    fn deliver(&mut self, result: &SearchResult) {
+        if std::mem::replace(&mut self.delivered, true) {
+            return;
+        }
+        let result = match &self.game {
+            Some(game) => answerable(game, result.clone()),
+            None => result.clone(),
+        };
+        if self.nodes_time > 0 {
+            let nodes = result.info.as_ref().map_or(0, |info| info.nodes);
+            self.node_clock
+                .charge(&self.limits, self.side, self.nodes_time, nodes);
+        }
+        self.control.hold_result(&self.limits);
+        self.control.set_finished();
+        self.observer.on_finish(&result);
+    }
+}
+
+impl SearchObserver for Delivery {
+    fn on_info(&mut self, info: &SearchInfo) {
+        self.observer.on_info(info);
+    }
+
+    fn on_currmove(&mut self, depth: u32, mv: Move, number: u32) {
+        self.observer.on_currmove(depth, mv, number);
+    }
+
+    fn on_string(&mut self, text: &str) {
+        self.observer.on_string(text);
+    }
+
+    fn on_decided(&mut self, result: &SearchResult) {
+        self.deliver(result);
+    }
+
+    fn on_finish(&mut self, result: &SearchResult) {
+        self.deliver(result);
+    }
 }

@@ -130,3 +130,37 @@ fn two_threads_give_a_legal_line() {
         game.play(*mv).unwrap();
     }
 }
+
+#[test]
+fn with_helper_threads_the_result_is_delivered_once_and_the_engine_then_waits_for_them() {
+    let mut engine = Engine::new(EngineOptions {
+        threads: 2,
+        ..EngineOptions::default()
+    });
+    let game = Game::new(Position::startpos(), Rules::default());
+    for limits in [
+        Limits {
+            depth: Some(6),
+            ..Limits::default()
+        },
+        Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        },
+        Limits {
+            movetime: Some(std::time::Duration::from_millis(30)),
+            ..Limits::default()
+        },
+    ] {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        engine.go(limits.clone(), Box::new(Collect(sender, Vec::new())));
+        let (_, result) = receiver
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("a result");
+        assert!(game.check_move(result.best_move.unwrap()).is_ok());
+        assert!(!engine.is_searching(), "delivered means finished");
+        // Waiting for the helpers delivers nothing more.
+        engine.wait();
+        assert!(receiver.try_recv().is_err(), "{limits:?}: delivered twice");
+    }
+}

@@ -59,9 +59,14 @@ pub trait SearchObserver: Send + 'static {
     fn on_currmove(&mut self, _depth: u32, _mv: Move, _number: u32) {}
     /// A remark for the user (the protocol's `info string`).
     fn on_string(&mut self, _text: &str) {}
-    /// Called exactly once per search, after it has fully stopped and may report (an
-    /// `infinite` or pondering search is held until `stop` or `ponderhit`).
+    /// Called exactly once per search, when its result may be reported (an `infinite` or
+    /// pondering search is held until `stop` or `ponderhit`). Helper threads may still be
+    /// stopping then: the engine waits for them before anything that needs the search gone.
     fn on_finish(&mut self, result: &SearchResult);
+    /// The main search thread has decided `result`; helper threads are told to stop but may
+    /// not have yet (on a busy machine a thread can wait milliseconds for a core). The
+    /// engine's background search answers from here rather than after them.
+    fn on_decided(&mut self, _result: &SearchResult) {}
 }
 
 /// An observer that ignores everything.

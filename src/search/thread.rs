@@ -292,11 +292,14 @@ fn search(
             .get(1)
             .copied()
             .or_else(|| ponder_from_tt(context, best.mv));
-        SearchResult {
+        let result = SearchResult {
             best_move: Some(best.mv),
             ponder_move,
             info: Some(info),
-        }
+        };
+        // Answer before the scope waits for the helpers.
+        reporter.observer.on_decided(&result);
+        result
     })
 }
 
