@@ -435,6 +435,26 @@ fn entries_keep_their_values_resume_and_narrow_the_start_bounds() {
     let second = prove_entries(&dir, options, QUIET).expect("entries again");
     let before: u64 = second.iter().map(|l| l.settled_before).sum();
     assert_eq!(before, settled, "{second:?}");
+    // Nor those it left unknown at this budget; with a larger budget it searches them again.
+    let unsettled = |run: &[baghchal::tablebase::forbid::entries::EntryLayer]| -> Vec<u64> {
+        run.iter()
+            .map(|l| l.searched - l.tigers_win - l.goats_win)
+            .collect()
+    };
+    let unsettled_before = |run: &[baghchal::tablebase::forbid::entries::EntryLayer]| {
+        run.iter().map(|l| l.unsettled_before).collect::<Vec<u64>>()
+    };
+    assert!(unsettled(&first).iter().sum::<u64>() > 0, "{first:?}");
+    assert_eq!(unsettled_before(&second), unsettled(&first));
+    let larger = EntryOptions {
+        nodes_per_entry: 40_000,
+        sample: Some(1),
+        ..options
+    };
+    let third = prove_entries(&dir, larger, QUIET).expect("entries with a larger budget");
+    assert!(third.iter().all(|l| l.unsettled_before == 0), "{third:?}");
+    let again = prove_entries(&dir, larger, QUIET).expect("entries with that budget again");
+    assert_eq!(unsettled_before(&again), unsettled(&third));
     // The placement pass with the proofs: fewer unknown entries, and no value decided without
     // them changes (a sample of positions with 1 and 2 goats in hand).
     let plain = start_bounds(&dir, 2, 2, QUIET).expect("start");
@@ -443,7 +463,7 @@ fn entries_keep_their_values_resume_and_narrow_the_start_bounds() {
     let unknown = |run: &baghchal::tablebase::forbid::start::StartRun| -> u64 {
         run.unknown_entries.iter().sum()
     };
-    assert_eq!(unknown(&proved) + settled_entries(&second), unknown(&plain));
+    assert_eq!(unknown(&proved) + settled_entries(&again), unknown(&plain));
     let open = |dir: &std::path::Path| {
         let stamps = std::sync::Arc::new(Stamps::load(dir));
         let check = baghchal::tablebase::file::PayloadCheck::Always;

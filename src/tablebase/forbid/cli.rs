@@ -87,9 +87,9 @@ pub enum ForbidCommand {
         /// With --entries: worker threads (default: all cores).
         #[arg(long, requires = "entries")]
         threads: Option<usize>,
-        /// With --entries: keep the settled values in `forbid-proof-<captured>.bcfb` (read
-        /// first: entries settled by an earlier run are not searched again; written as the
-        /// search goes), for `start --with-proofs`.
+        /// With --entries: keep the values in `forbid-proof-<captured>.bcfb` (read first:
+        /// entries settled by an earlier run are not searched again, nor those it left unknown
+        /// with at least this --nodes; written as the search goes), for `start --with-proofs`.
         #[arg(long, requires = "entries")]
         write: bool,
         /// Read the placement values of `start --with-proofs` (which count the values
@@ -214,13 +214,13 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
             let layers = prove_entries(&dir, options, progress).map_err(|e| e.to_string())?;
             writeln!(
                 out,
-                "layer   unknown  searched  tigers-win  goats-win  unsettled       nodes  most-nodes-settled  seconds  settled-before"
+                "layer   unknown  searched  tigers-win  goats-win  unsettled       nodes  most-nodes-settled  seconds  settled-before  unsettled-before"
             )
             .map_err(write_error)?;
             for l in &layers {
                 writeln!(
                     out,
-                    "{:>5} {:>9} {:>9} {:>11} {:>10} {:>10} {:>11} {:>19} {:>8.1} {:>15}",
+                    "{:>5} {:>9} {:>9} {:>11} {:>10} {:>10} {:>11} {:>19} {:>8.1} {:>15} {:>17}",
                     l.captured,
                     l.unknown,
                     l.searched,
@@ -230,7 +230,8 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
                     l.nodes,
                     l.most_nodes_settled,
                     l.seconds,
-                    l.settled_before
+                    l.settled_before,
+                    l.unsettled_before
                 )
                 .map_err(write_error)?;
             }

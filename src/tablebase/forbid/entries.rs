@@ -8,7 +8,10 @@
 //! prover keeps the settled entries of its transposition table from one entry to the next).
 //! With `write`, the values found go to the layer's proof file ([`proof_path`]) every few
 //! thousand entries, and a later run searches only the entries it does not settle: the work is
-//! kept across interruptions and can be split between runs (by `sample`, or by machine).
+//! kept across interruptions and can be split between runs (by `sample`, or by machine). An
+//! entry searched and left unknown is kept as unknown too, with the file's budget (header
+//! `node_budget`, the smallest any of its unknowns had): a later run at that budget or less
+//! skips it, a run with more searches it again.
 
 use super::file::{code_counts, forbid_path, proof_path, read_forbid, write_forbid, ForbidHeader};
 use super::prove::{ProveOptions, Prover, SEARCH_STACK};
@@ -35,7 +38,8 @@ pub struct EntryOptions {
     /// Worker threads.
     pub threads: usize,
     /// Whether to keep the values in the layer's proof file ([`proof_path`]): read first (its
-    /// settled entries are not searched again), written as the search goes.
+    /// settled entries, and its unknown ones if searched with at least `nodes_per_entry`, are
+    /// not searched again), written as the search goes.
     pub write: bool,
 }
 
@@ -48,6 +52,9 @@ pub struct EntryLayer {
     pub unknown: u64,
     /// Of them, settled by an earlier run (in the proof file; with `write` only).
     pub settled_before: u64,
+    /// Of them, left unknown by an earlier run with at least this run's budget (not searched
+    /// again; with `write` only).
+    pub unsettled_before: u64,
     /// Of them, searched.
     pub searched: u64,
     /// Settled as tigers' wins.
@@ -101,14 +108,20 @@ pub fn prove_entries(
         let (_, codes) = read_forbid(&forbid_path(dir, captured), rules, captured, positions)?;
         let path = proof_path(dir, captured);
         let mut proofs = match options.write {
-            true => Some(read_proofs(&path, rules, captured, positions)?),
+            true => Some(read_proofs(
+                &path,
+                rules,
+                captured,
+                positions,
+                options.nodes_per_entry,
+            )?),
             false => None,
         };
-        let settled_before = |class: u64| {
-            proofs.as_ref().is_some_and(|proofs| {
-                let code = proofs[tigers + class as usize];
-                ForbidValue::from_code(code).is_some_and(ForbidValue::is_proven)
-            })
+        let earlier = |class: u64| {
+            let code = proofs
+                .as_ref()
+                .map_or(0, |proofs| proofs[tigers + class as usize]);
+            ForbidValue::from_code(code)
         };
         let unknown: Vec<u64> = (0..positions)
             .filter(|&class| {
@@ -119,8 +132,12 @@ pub fn prove_entries(
         let open: Vec<u64> = unknown
             .iter()
             .copied()
-            .filter(|&class| !settled_before(class))
+            .filter(|&class| earlier(class).is_none())
             .collect();
+        let settled_before = unknown
+            .iter()
+            .filter(|&&class| earlier(class).is_some_and(ForbidValue::is_proven))
+            .count() as u64;
         let step = match options.sample {
             Some(sample) if sample > 0 => (open.len() as u64).div_ceil(sample).max(1),
             _ => 1,
@@ -129,7 +146,8 @@ pub fn prove_entries(
         let mut layer = EntryLayer {
             captured,
             unknown: unknown.len() as u64,
-            settled_before: (unknown.len() - open.len()) as u64,
+            settled_before,
+            unsettled_before: (unknown.len() - open.len()) as u64 - settled_before,
             ..EntryLayer::default()
         };
         let phase = format!("forbid proof of layer {captured} entries");
@@ -182,7 +200,9 @@ pub fn prove_entries(
 const WRITE_EVERY: usize = 4096;
 
 /// The codes of a layer's proof file (one per class, goats to move first), all 0 when there is
-/// none; a damaged one is reported and started again.
+/// none; a damaged one is reported and started again. Unknown codes left by a run with a smaller
+/// budget than `nodes_per_entry` become 0 (not searched at this budget), so that the file's
+/// budget, written as `nodes_per_entry`, holds for every unknown in it.
 ///
 /// # Errors
 /// A proof file made for other rules, or one that cannot be read.
@@ -191,9 +211,19 @@ fn read_proofs(
     rules: crate::tablebase::TableRules,
     captured: u8,
     positions: u64,
+    nodes_per_entry: u64,
 ) -> Result<Vec<u8>, TablebaseError> {
     match read_forbid(path, rules, captured, positions) {
-        Ok((_, codes)) => Ok(codes),
+        Ok((header, mut codes)) => {
+            if header.node_budget < nodes_per_entry {
+                let unknown = ForbidValue::Unknown.code();
+                codes
+                    .iter_mut()
+                    .filter(|code| **code == unknown)
+                    .for_each(|code| *code = 0);
+            }
+            Ok(codes)
+        }
         Err(TablebaseError::NotFound { .. }) => Ok(vec![0; 2 * positions as usize]),
         Err(error @ (TablebaseError::MismatchedRules { .. } | TablebaseError::Io { .. })) => {
             Err(error)
