@@ -3,7 +3,7 @@
 //! handling can be tested.
 //!
 //! `mock-engine [--seed N] [--behaviour B] [--after N] [--delay-ms MS] [--score CP] [--tag T]
-//! [--pid-file PATH] [--spawn-child PATH [--child-holds-output]]`
+//! [--ponder] [--pid-file PATH] [--spawn-child PATH [--child-holds-output]]`
 //! where B is one of: normal, crash (exit with status 1 at the go after N moves of a game),
 //! segfault (die by SIGSEGV there), stall (never answer from that go on), no-readyok (never
 //! answer isready once N moves of a game are played), late (sleep delay-ms before every
@@ -26,6 +26,9 @@
 //! A normal mock declares the rule options (ForcedCapture, CapturesToWin, Repetition), speaks
 //! UGI too (ugi/ugiok, uginewgame, query), and holds the answer of go infinite and go ponder
 //! until stop or ponderhit.
+//!
+//! `--ponder` declares the Ponder option and names a ponder move, the reply the mock itself would
+//! play (so a mock with the same seed plays it).
 //!
 //! `--pid-file` appends the mock's process id to PATH at start. `--spawn-child` starts a child
 //! that sleeps for ten minutes, in the mock's process group, and appends the child's id to PATH;
@@ -101,6 +104,9 @@ struct Args {
     /// The child keeps this process's stdout open.
     #[arg(long)]
     child_holds_output: bool,
+    /// Declare the Ponder option and name a ponder move: the reply this mock would play.
+    #[arg(long)]
+    ponder: bool,
 }
 
 fn append_pid(path: &str, pid: u32) {
@@ -233,6 +239,14 @@ fn answer(args: &Args, game: &Game, misbehave: bool) -> Vec<String> {
             Some(mv) if args.behaviour == Behaviour::BadPonder => {
                 lines.push(format!("bestmove {mv} ponder {mv}"))
             }
+            Some(mv) if args.ponder => {
+                let mut after = game.clone();
+                after.play_unchecked(mv);
+                match choose(args, &after).filter(|_| after.outcome().is_none()) {
+                    Some(reply) => lines.push(format!("bestmove {mv} ponder {reply}")),
+                    None => lines.push(format!("bestmove {mv}")),
+                }
+            }
             Some(mv) => lines.push(format!("bestmove {mv}")),
             None => lines.push("bestmove 0000".to_string()),
         }
@@ -317,6 +331,9 @@ fn main() {
                 say("id author the baghchal tests");
                 if args.behaviour == Behaviour::BadOption {
                     say("option name Hash type spin default 0 min 1 max 64");
+                }
+                if args.ponder {
+                    say("option name Ponder type check default false");
                 }
                 say("option name ForcedCapture type check default false");
                 say("option name CapturesToWin type spin default 5 min 1 max 20");

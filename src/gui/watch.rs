@@ -107,6 +107,7 @@ pub fn spawn_watch(
                 },
                 tablebase: None,
                 timeouts: Timeouts::default(),
+                pondering: false,
             };
             let mut engines = Vec::new();
             for side in [Side::Goats, Side::Tigers] {

@@ -13,6 +13,7 @@
 use super::process::{kill_group_and_reap, peek_exit, ExitReason};
 use super::search_info::InfoFields;
 use super::wire_log::{Direction, MatchLog};
+pub use ponder::PONDER_STOP;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -98,6 +99,8 @@ impl std::error::Error for EngineError {}
 /// ([`EngineProcess::stop_search`]).
 pub const BESTMOVE_AFTER_STOP: &str = "bestmove after stop";
 
+mod ponder;
+
 /// How long a process that closed its pipes gets to exit before it counts as disconnected.
 const EXIT_WAIT: Duration = Duration::from_millis(500);
 
@@ -121,6 +124,8 @@ enum Output {
 pub struct SearchReply {
     /// The text after `bestmove` (first token), possibly malformed; empty if missing.
     pub best_move: String,
+    /// The text after `ponder` in the `bestmove` line (the reply the engine expects), if any.
+    pub ponder: Option<String>,
     /// The last score seen in an `info` line (engine's view), if any.
     pub score: Option<Score>,
     /// The last depth seen in an `info` line.
@@ -207,6 +212,17 @@ pub fn read_bounded_line(reader: &mut impl BufRead) -> Option<String> {
     Some(String::from_utf8_lossy(&buffer).trim_end().to_string())
 }
 
+/// Whether a handshake line declares the `Ponder` option (option names are case-insensitive).
+fn is_ponder_option(line: &str) -> bool {
+    let mut tokens = line.split_whitespace();
+    tokens.next() == Some("option")
+        && tokens.next() == Some("name")
+        && tokens
+            .next()
+            .is_some_and(|name| name.eq_ignore_ascii_case("ponder"))
+        && tokens.next() == Some("type")
+}
+
 /// A running engine process.
 pub struct EngineProcess {
     name: String,
@@ -219,6 +235,10 @@ pub struct EngineProcess {
     ready_timeout: Duration,
     /// When the last `go` whose `bestmove` has not been read was sent.
     go_sent: Option<Instant>,
+    /// A `go ponder` was sent and neither `ponderhit` nor `stop` has ended it.
+    pondering: bool,
+    /// The engine declared the `Ponder` option in its handshake.
+    offers_ponder: bool,
     /// How the process ended, once seen.
     exit: Option<ExitReason>,
     /// Whether the process has been reaped (after its group was killed).
@@ -301,6 +321,8 @@ impl EngineProcess {
             id_name: None,
             ready_timeout: Timeouts::default().handshake,
             go_sent: None,
+            pondering: false,
+            offers_ponder: false,
             exit: None,
             reaped: false,
             stale_lines: 0,
@@ -461,6 +483,8 @@ impl EngineProcess {
             }
             if let Some(rest) = line.strip_prefix("id name ") {
                 self.id_name = Some(rest.trim().to_string());
+            } else if is_ponder_option(&line) {
+                self.offers_ponder = true;
             } else if token == "readyok" || first == Some("bestmove") {
                 self.drop_stale(&line);
             }
@@ -562,8 +586,14 @@ impl EngineProcess {
             match tokens.next() {
                 Some("bestmove") => {
                     self.go_sent = None;
+                    let best_move = tokens.next().unwrap_or("").to_string();
+                    let ponder = match (tokens.next(), tokens.next()) {
+                        (Some("ponder"), Some(reply)) => Some(reply.to_string()),
+                        _ => None,
+                    };
                     return Ok(SearchReply {
-                        best_move: tokens.next().unwrap_or("").to_string(),
+                        best_move,
+                        ponder,
                         score,
                         depth,
                         info,
@@ -652,7 +682,7 @@ mod tests {
 
     /// A scripted engine: `sh -c SCRIPT`, its handshake done.
     #[cfg(unix)]
-    fn scripted(script: &str) -> EngineProcess {
+    pub(super) fn scripted(script: &str) -> EngineProcess {
         let command = EngineCommand {
             program: "sh".to_string(),
             args: vec!["-c".to_string(), script.to_string()],

@@ -9,7 +9,7 @@ use super::record::{today, GameRecord, MoveDetails, RecordedMove, TimeUse};
 use super::spec::EngineSpec;
 use super::tb_adjudication::TbAdjudicator;
 use super::time_control::{Clock, Limits};
-use crate::{Game, Outcome, Position, Rules, Side};
+use crate::{Game, Move, Outcome, Position, Rules, Side};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -40,6 +40,9 @@ pub struct GameSetup<'a> {
     pub tablebase: Option<&'a TbAdjudicator>,
     /// Handshake and stall timeouts.
     pub timeouts: Timeouts,
+    /// Let an engine that declares the `Ponder` option think on the opponent's time
+    /// (`-pondering`).
+    pub pondering: bool,
 }
 
 /// How a game ended for the runner.
@@ -264,8 +267,43 @@ pub fn play_game_observed(
     interrupt: &AtomicBool,
     observer: &mut dyn GameObserver,
 ) -> GameEnd {
+    let end = play_moves(setup, &mut engines, interrupt, observer);
+    // The game is over for a ponder search still running: stopped, its answer dropped. An
+    // engine that does not answer stays pondering, and the runner restarts it (as it restarts
+    // an engine left unusable, which is not asked again).
+    let unusable = match &end {
+        GameEnd::Finished(_, unusable) => *unusable,
+        GameEnd::Interrupted => None,
+    };
     for side in [Side::Goats, Side::Tigers] {
         let engine = &mut engines[side.index()];
+        if engine.is_pondering() && unusable != Some(side) {
+            if let Err(error) = engine.stop_ponder(setup.timeouts.handshake, interrupt) {
+                log::warn!(
+                    "{}: after game {}: {error}",
+                    setup.spec(side).name,
+                    setup.number
+                );
+            }
+        }
+    }
+    end
+}
+
+/// The moves of a game, up to its end (ponder searches may still run).
+fn play_moves(
+    setup: &GameSetup,
+    engines: &mut [&mut EngineProcess; 2],
+    interrupt: &AtomicBool,
+    observer: &mut dyn GameObserver,
+) -> GameEnd {
+    for side in [Side::Goats, Side::Tigers] {
+        let engine = &mut engines[side.index()];
+        if setup.pondering && engine.offers_ponder() {
+            if let Err(error) = engine.send("setoption name Ponder value true") {
+                return setup.setup_failure(side, &error);
+            }
+        }
         let ready = engine
             .send("ucinewgame")
             .and_then(|()| engine.sync(setup.timeouts.handshake, interrupt));
@@ -288,6 +326,8 @@ pub fn play_game_observed(
         setup.tiger.limits.clock.map(Clock::new),
     ];
     let mut scores: [Vec<i32>; 2] = [Vec::new(), Vec::new()];
+    // The reply each side's engine is pondering on, if it is.
+    let mut pondered: [Option<Move>; 2] = [None, None];
     loop {
         if let Some(outcome) = game.outcome() {
             let result = outcome
@@ -325,7 +365,15 @@ pub fn play_game_observed(
         let command = position_command(game.start_position(), &game);
         observer.turn(side, &clocks);
         let engine = &mut engines[side.index()];
-        let mut reply = engine.go(&command, &go, wait, interrupt);
+        let mut reply = match pondered[side.index()].take() {
+            Some(expected) if game.moves().last() == Some(&expected) => {
+                engine.ponderhit(wait, interrupt)
+            }
+            Some(_) => engine
+                .stop_ponder(setup.timeouts.handshake, interrupt)
+                .and_then(|()| engine.go(&command, &go, wait, interrupt)),
+            None => engine.go(&command, &go, wait, interrupt),
+        };
         if let (
             Deadline::Timed { .. },
             Err(EngineError::Timeout {
@@ -388,9 +436,46 @@ pub fn play_game_observed(
                         None,
                     );
                 }
+                let Some(expected) = ponder_move(setup, engine, &reply, &game) else {
+                    continue;
+                };
+                let mut after = game.clone();
+                after.play_unchecked(expected);
+                let (go, _, _) = go_command(side, limits, &clocks, setup.timeouts.stall);
+                let go = go.replacen("go", "go ponder", 1);
+                let position = position_command(game.start_position(), &after);
+                match engine.ponder(&position, &go, interrupt) {
+                    Ok(()) => pondered[side.index()] = Some(expected),
+                    Err(error) => {
+                        // Not its turn, but it cannot play on: a fault all the same.
+                        let reply = Err(error);
+                        return match judge(&reply, Deadline::Untimed, &game) {
+                            Verdict::Fault(termination, comment) => GameEnd::Finished(
+                                setup.forfeit(moves, side, termination, &comment).into(),
+                                Some(side),
+                            ),
+                            _ => GameEnd::Interrupted,
+                        };
+                    }
+                }
             }
         }
     }
+}
+
+/// The reply to ponder on after `reply` was played (the game is now `game`): with pondering on,
+/// an engine that declares `Ponder`, a `ponder` move legal here and a game not over.
+fn ponder_move(
+    setup: &GameSetup,
+    engine: &EngineProcess,
+    reply: &SearchReply,
+    game: &Game,
+) -> Option<Move> {
+    if !setup.pondering || !engine.offers_ponder() || game.outcome().is_some() {
+        return None;
+    }
+    let expected: Move = reply.ponder.as_deref()?.parse().ok()?;
+    game.check_move(expected).ok().map(|()| expected)
 }
 
 #[cfg(test)]

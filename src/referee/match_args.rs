@@ -96,6 +96,12 @@ pub struct MatchArgs {
     /// stop the run.
     #[arg(long)]
     pub recover: bool,
+    /// Let engines that declare the `Ponder` option think on their opponent's time: after its
+    /// move an engine searches the position after the reply it named (`bestmove M ponder R`,
+    /// `go ponder`); the reply played turns that search into its move (`ponderhit`, timed from
+    /// then), any other reply stops it (`stop`). Sends `setoption name Ponder value true`.
+    #[arg(long, alias = "ponder")]
+    pub pondering: bool,
     /// Draw a game after this many plies (0: never).
     #[arg(long, default_value_t = 400)]
     pub maxplies: u32,

@@ -273,6 +273,7 @@ mod tests {
     fn reply(best_move: &str, elapsed_ms: u64) -> Result<SearchReply, EngineError> {
         Ok(SearchReply {
             best_move: best_move.to_string(),
+            ponder: None,
             score: None,
             depth: None,
             info: Default::default(),

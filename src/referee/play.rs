@@ -360,6 +360,7 @@ fn play_match(
             stall: Duration::from_millis(args.stall_timeout),
             grace: Duration::from_secs(1),
         },
+        pondering: args.pondering,
         concurrency,
         wait: Duration::from_millis(args.wait),
         event: args.event.clone(),

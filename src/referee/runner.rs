@@ -33,6 +33,8 @@ pub struct MatchConfig {
     pub tablebase: Option<Arc<TbAdjudicator>>,
     /// Handshake, stall and grace timeouts.
     pub timeouts: Timeouts,
+    /// Engines that declare `Ponder` think on their opponent's time (`-pondering`).
+    pub pondering: bool,
     /// Games played at once.
     pub concurrency: usize,
     /// Pause of a worker between two of its games (`-wait`).
@@ -124,6 +126,7 @@ fn play_one(
         adjudication: config.adjudication,
         tablebase: config.tablebase.as_deref(),
         timeouts: config.timeouts,
+        pondering: config.pondering,
     };
     for (side, index) in [
         (Side::Goats, scheduled.goat),
@@ -161,6 +164,22 @@ fn play_one(
                 scheduled.number
             );
             engine.kill();
+        }
+    }
+    // A ponder search that did not end at the game's end: the engine cannot start the next.
+    for index in [scheduled.goat, scheduled.tiger] {
+        if engines[index]
+            .as_ref()
+            .is_some_and(EngineProcess::is_pondering)
+        {
+            log::warn!(
+                "{}: its ponder search did not stop after game {}; killed, restarted for its next game",
+                config.specs[index].name,
+                scheduled.number
+            );
+            if let Some(mut engine) = engines[index].take() {
+                engine.kill();
+            }
         }
     }
     // restart=on: a fresh process for the engine's next game.
