@@ -271,10 +271,10 @@ pub fn play_game_observed(
     // The game is over for a ponder search still running: stopped, its answer dropped. An
     // engine that does not answer stays pondering, and the runner restarts it (as it restarts
     // an engine left unusable, which is not asked again).
-    let unusable = match &end {
-        GameEnd::Finished(_, unusable) => *unusable,
-        GameEnd::Interrupted => None,
+    let GameEnd::Finished(_, unusable) = &end else {
+        return end;
     };
+    let unusable = *unusable;
     for side in [Side::Goats, Side::Tigers] {
         let engine = &mut engines[side.index()];
         if engine.is_pondering() && unusable != Some(side) {

@@ -167,10 +167,13 @@ fn play_one(
         }
     }
     // A ponder search that did not end at the game's end: the engine cannot start the next.
+    // (An interrupted run shuts every engine down anyway.)
+    let finished = matches!(end, GameEnd::Finished(..));
     for index in [scheduled.goat, scheduled.tiger] {
-        if engines[index]
-            .as_ref()
-            .is_some_and(EngineProcess::is_pondering)
+        if finished
+            && engines[index]
+                .as_ref()
+                .is_some_and(EngineProcess::is_pondering)
         {
             log::warn!(
                 "{}: its ponder search did not stop after game {}; killed, restarted for its next game",
