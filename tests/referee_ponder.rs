@@ -97,15 +97,18 @@ fn a_ponder_hit_plays_the_ponder_search_and_a_miss_never_plays_its_answer() {
     }
 }
 
+/// Mock A (seed 1) against mock B (seed `b_seed`), which answers `stop` only after 3 s.
+fn against_a_slow_stopper(b_seed: u64) -> Vec<String> {
+    let mut args = mock("A", 1, &["--ponder"]);
+    let slow = ["--ponder", "--behaviour=slow-stop", "--delay-ms=3000"];
+    args.extend(mock("B", b_seed, &slow));
+    args
+}
+
 #[test]
 fn an_engine_that_does_not_stop_its_ponder_search_is_recorded_and_restarted() {
     let dir = temp_dir("ponder-stall");
-    let mut args = mock("A", 1, &["--ponder"]);
-    args.extend(mock(
-        "B",
-        2,
-        &["--ponder", "--behaviour=slow-stop", "--delay-ms=3000"],
-    ));
+    let mut args = against_a_slow_stopper(2);
     args.extend(words(
         "-each depth=1 -seed 3 -rounds 1 -games 2 -ratinginterval 0 -pondering -recover \
          -handshake-timeout 500",
@@ -151,12 +154,7 @@ fn an_engine_that_does_not_stop_its_ponder_search_is_recorded_and_restarted() {
 fn an_engine_still_pondering_when_the_game_ends_is_restarted_and_its_game_stands() {
     let dir = temp_dir("ponder-end");
     // The same seeds: every ponder search hits, so the only stops come at the games' ends.
-    let mut args = mock("A", 1, &["--ponder"]);
-    args.extend(mock(
-        "B",
-        1,
-        &["--ponder", "--behaviour=slow-stop", "--delay-ms=3000"],
-    ));
+    let mut args = against_a_slow_stopper(1);
     let log = path(&dir, "end.log");
     args.extend(words(&format!(
         "-each depth=1 -seed 3 -rounds 2 -games 2 -ratinginterval 0 -pondering \

@@ -98,49 +98,28 @@ mod tests {
         let never = AtomicBool::new(false);
         let mut engine = scripted(&PONDERER.replace("STOP", "echo bestmove d3"));
         assert!(engine.offers_ponder());
-        let reply = engine
-            .go(
-                "position startpos",
-                "go movetime 10",
-                Duration::from_secs(5),
-                &never,
-            )
-            .unwrap();
-        assert_eq!(
-            (reply.best_move.as_str(), reply.ponder.as_deref()),
-            ("c3", Some("a1b1"))
-        );
-        engine
-            .ponder(
-                "position startpos moves c3 a1b1",
-                "go ponder movetime 10",
-                &never,
-            )
-            .unwrap();
+        let go = |engine: &mut EngineProcess| {
+            let allowed = Duration::from_secs(5);
+            engine.go("position startpos", "go movetime 10", allowed, &never)
+        };
+        let ponder = |engine: &mut EngineProcess| {
+            let position = "position startpos moves c3 a1b1";
+            engine.ponder(position, "go ponder movetime 10", &never)
+        };
+        let reply = go(&mut engine).unwrap();
+        let named = (reply.best_move.as_str(), reply.ponder.as_deref());
+        assert_eq!(named, ("c3", Some("a1b1")));
+        ponder(&mut engine).unwrap();
         assert!(engine.is_pondering());
         let hit = engine.ponderhit(Duration::from_secs(5), &never).unwrap();
         assert_eq!(hit.best_move, "c4");
         assert_eq!(hit.depth, Some(3), "the ponder search's info counts");
         assert!(!engine.is_pondering());
-        engine
-            .ponder(
-                "position startpos moves c3 a1b1",
-                "go ponder movetime 10",
-                &never,
-            )
-            .unwrap();
+        ponder(&mut engine).unwrap();
         engine.stop_ponder(Duration::from_secs(5), &never).unwrap();
         assert!(!engine.is_pondering());
         // The dropped answer is not taken for the next search's.
-        let reply = engine
-            .go(
-                "position startpos",
-                "go movetime 10",
-                Duration::from_secs(5),
-                &never,
-            )
-            .unwrap();
-        assert_eq!(reply.best_move, "c3");
+        assert_eq!(go(&mut engine).unwrap().best_move, "c3");
     }
 
     #[test]
