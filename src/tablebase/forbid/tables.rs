@@ -189,12 +189,21 @@ fn open_placement(
             Err(stale)
         };
     }
-    let stamps = Arc::new(Stamps::load(&expected));
-    match PlacementTables::open(&expected, tables.rules(), stamps, PayloadCheck::TrustStamps) {
+    match open_placement_values(&expected, tables) {
         Ok(placement) if placement.is_empty() => Ok(None),
         Ok(placement) => Ok(Some((expected, placement))),
         Err(error) => Err(vec![error]),
     }
+}
+
+/// The placement values in the directory `placement` (made by `tb forbid start`), checked
+/// against their stamps.
+fn open_placement_values(
+    placement: &Path,
+    tables: &Tablebase,
+) -> Result<PlacementTables, TablebaseError> {
+    let stamps = Arc::new(Stamps::load(placement));
+    PlacementTables::open(placement, tables.rules(), stamps, PayloadCheck::TrustStamps)
 }
 
 impl ForbidTables {
@@ -246,9 +255,7 @@ impl ForbidTables {
                 path: placement.to_path_buf(),
             });
         }
-        let stamps = Arc::new(Stamps::load(placement));
-        let layers =
-            PlacementTables::open(placement, tables.rules(), stamps, PayloadCheck::TrustStamps)?;
+        let layers = open_placement_values(placement, tables)?;
         if layers.is_empty() {
             return Err(TablebaseError::NotFound {
                 path: placement.to_path_buf(),
