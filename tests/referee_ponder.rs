@@ -184,3 +184,33 @@ fn an_engine_still_pondering_when_the_game_ends_is_restarted_and_its_game_stands
         "one start and a restart each: {killed:?}"
     );
 }
+
+#[test]
+fn a_move_after_ponderhit_has_no_latency() {
+    // Our engine reports its thinking time, counted from go ponder; the referee times such a
+    // move from ponderhit, so the difference is no latency.
+    let dir = temp_dir("ponder-latency");
+    let log = path(&dir, "ours.log");
+    let json = path(&dir, "ours.jsonl");
+    let mut args = engine("X", "");
+    args.extend(engine("Y", ""));
+    args.extend(words(&format!(
+        "-each depth=2 -seed 5 -rounds 1 -games 2 -maxplies 40 -ratinginterval 0 -pondering \
+         -log file={log} -jsonout file={json} latency=true"
+    )));
+    let output = referee(&args);
+    assert_ok(&output);
+    let records = baghchal::referee::record::read_records(&json).unwrap();
+    let played: Vec<_> = records
+        .iter()
+        .flat_map(|r| r.moves.iter().filter(|m| !m.book))
+        .collect();
+    let without = played
+        .iter()
+        .filter(|m| m.details.latency_ms.is_none())
+        .count();
+    let hits =
+        count(&log_bodies(&log), "X < ponderhit") + count(&log_bodies(&log), "Y < ponderhit");
+    assert!(hits > 0, "no ponder hit");
+    assert_eq!(without, hits, "{} moves", played.len());
+}

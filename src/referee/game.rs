@@ -365,14 +365,16 @@ fn play_moves(
         let command = position_command(game.start_position(), &game);
         observer.turn(side, &clocks);
         let engine = &mut engines[side.index()];
-        let mut reply = match pondered[side.index()].take() {
-            Some(expected) if game.moves().last() == Some(&expected) => {
-                engine.ponderhit(wait, interrupt)
-            }
-            Some(_) => engine
+        let expected = pondered[side.index()].take();
+        let ponderhit = expected.is_some() && expected.as_ref() == game.moves().last();
+        let mut reply = if ponderhit {
+            engine.ponderhit(wait, interrupt)
+        } else if expected.is_some() {
+            engine
                 .stop_ponder(setup.timeouts.handshake, interrupt)
-                .and_then(|()| engine.go(&command, &go, wait, interrupt)),
-            None => engine.go(&command, &go, wait, interrupt),
+                .and_then(|()| engine.go(&command, &go, wait, interrupt))
+        } else {
+            engine.go(&command, &go, wait, interrupt)
         };
         if let (
             Deadline::Timed { .. },
@@ -410,6 +412,11 @@ fn play_moves(
                     clock.charge(reply.elapsed, limits.margin);
                 }
                 let time_left = clocks[side.index()].as_ref().map(|c| millis(c.remaining()));
+                let mut details = MoveDetails::of(&reply.info, millis(reply.elapsed), time_left);
+                if ponderhit {
+                    // Timed from ponderhit, the engine's own time from go ponder: no latency.
+                    details.latency_ms = None;
+                }
                 game.play_unchecked(mv);
                 moves.push(RecordedMove {
                     mv,
@@ -418,7 +425,7 @@ fn play_moves(
                     depth: reply.depth,
                     time_ms: Some(millis(reply.elapsed)),
                     allowed_ms: allowed.map(millis),
-                    details: MoveDetails::of(&reply.info, millis(reply.elapsed), time_left),
+                    details,
                 });
                 observer.moved(&game, moves.last().expect("just pushed"));
                 if let Some(score) = reply.score {
