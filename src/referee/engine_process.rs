@@ -537,8 +537,19 @@ impl EngineProcess {
         self.go_sent = None;
         self.sync(self.ready_timeout, interrupt)?;
         self.send(position)?;
+        self.timed_answer(go, allowed, interrupt)
+    }
+
+    /// Sends `line` (a `go` or a `ponderhit`), which starts the engine's clock, and reads until
+    /// `bestmove` or until `allowed` has passed since it was sent.
+    fn timed_answer(
+        &mut self,
+        line: &str,
+        allowed: Duration,
+        interrupt: &AtomicBool,
+    ) -> Result<SearchReply, EngineError> {
         let started = Instant::now();
-        self.send(go)?;
+        self.send(line)?;
         self.go_sent = Some(started);
         self.read_reply(started + allowed, "bestmove", started, interrupt)
     }

@@ -53,10 +53,7 @@ impl EngineProcess {
         interrupt: &AtomicBool,
     ) -> Result<SearchReply, EngineError> {
         self.pondering = false;
-        self.send("ponderhit")?;
-        let started = Instant::now();
-        self.go_sent = Some(started);
-        self.read_reply(started + allowed, "bestmove", started, interrupt)
+        self.timed_answer("ponderhit", allowed, interrupt)
     }
 
     /// Another reply was played, or the game ended: sends `stop` and reads the `bestmove` the
