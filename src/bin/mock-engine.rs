@@ -114,7 +114,9 @@ fn append_pid(path: &str, pid: u32) {
         .create(true)
         .append(true)
         .open(path)
-        .and_then(|mut file| writeln!(file, "{pid}"));
+        // One write of the whole line: mocks started together append to the same file, and
+        // `writeln!` may write the number and the newline separately, interleaving them.
+        .and_then(|mut file| file.write_all(format!("{pid}\n").as_bytes()));
     if let Err(error) = written {
         eprintln!("mock-engine: cannot write \"{path}\": {error}");
     }
