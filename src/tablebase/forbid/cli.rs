@@ -69,7 +69,8 @@ pub enum ForbidCommand {
         /// Nodes expanded allowed; with --entries, per entry.
         #[arg(long, default_value_t = 20_000_000, value_parser = clap::value_parser!(u64).range(1..))]
         nodes: u64,
-        /// Transposition entries kept (about 64 bytes each; per thread with --entries).
+        /// Transposition entries kept, per thread with --entries (the table has 49-byte slots,
+        /// a power of two of them above 8/7 of this: 40 million entries take 3.3 GB).
         #[arg(long, default_value_t = DEFAULT_TABLE_ENTRIES, value_parser = clap::value_parser!(u64).range(1024..))]
         table_entries: u64,
         /// Instead of one position: every table draw with tigers to move whose value is
