@@ -252,7 +252,7 @@ struct Entry {
 /// a table whose entries all have the same work empties.
 ///
 /// The survivors are put back into the emptied table: `retain` would leave the dropped slots
-/// as tombstones, which the map does not count as room, so each refill doubled it (measured: a
+/// as tombstones, which the map does not count as room, so a refill doubled it (measured: a
 /// search capped at 56 million entries held 2^27 slots, 6.6 GB instead of 3.3).
 fn drop_cheapest_half<K: Eq + Hash, S: BuildHasher>(table: &mut HashMap<K, Entry, S>) {
     let mut works: Vec<u32> = table.values().map(|entry| entry.work).collect();
@@ -748,7 +748,7 @@ mod tests {
         }
         assert!(table.len() <= cap);
         // A drop must not leave the slots it empties unusable (they made the map double at
-        // a refill, up to four times the memory the cap needs).
+        // a refill, twice the memory the cap needs).
         assert!(
             table.capacity() <= sized.capacity(),
             "room for {} entries, {} needed",
