@@ -317,6 +317,65 @@ fn tb_probe_prints_the_placement_value_under_forbid() {
 }
 
 #[test]
+fn batch_probe_gives_each_position_the_value_under_forbid_of_the_single_probe() {
+    let dir = placement_dir();
+    let (tables, forbid) = opened();
+    let mut positions: Vec<Position> = Vec::new();
+    for side in [Side::Goats, Side::Tigers] {
+        positions.extend(proven_wins(&tables, &forbid, 1, side, 2));
+        positions.extend(random_positions(5, 0, side).take(10));
+    }
+    let beyond = random_positions(6, FORBID_IN_HAND, Side::Goats)
+        .next()
+        .unwrap();
+    let mut input: String = positions.iter().map(|p| format!("{p}\n")).collect();
+    input.push_str(&format!("{beyond}\n"));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_baghchal"))
+        .args(["tb", "probe", dir.to_str().unwrap(), "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(input.as_bytes()).unwrap();
+    }
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<Vec<&str>> = stdout.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(lines.len(), positions.len() + 1, "{stdout}");
+    let mut wins = 0;
+    for (position, fields) in positions.iter().zip(&lines) {
+        assert_eq!(fields.len(), 5, "{fields:?}");
+        assert_eq!(fields[0], position.to_string());
+        // The single probe's `forbid:` line, or `none` where it has no value.
+        let (ok, single, err) = tb_probe(dir, position);
+        assert!(ok, "{err}");
+        let words = single
+            .lines()
+            .find_map(|line| line.strip_prefix("forbid: "))
+            .expect("a forbid line");
+        let expected = if words.starts_with("not solved") {
+            "none"
+        } else {
+            words
+        };
+        assert_eq!(fields[4], expected, "{position}");
+        wins += usize::from(expected == format!("{} win", position.side_to_move()));
+    }
+    assert!(wins >= 4, "the proven wins are read as wins: {stdout}");
+    // With goats in hand beyond the tables' placement layers: an error line, as without forbid
+    // values, and the batch goes on to the end.
+    assert_eq!(
+        lines[positions.len()][..2],
+        [beyond.to_string().as_str(), "error"]
+    );
+    assert!(String::from_utf8_lossy(&output.stderr).contains("1 of"));
+}
+
+#[test]
 fn the_referee_adjudicates_proven_placement_values() {
     let dir = placement_dir();
     let (tables, forbid) = opened();

@@ -532,7 +532,7 @@ fn batch_probe_answers_every_line_and_goes_on_after_a_bad_one() {
                  T3T/5/5/5/T3T g 20 0\n\
                  T1GGT/GGGGG/GGGGG/G1GGG/TGGGT g 1 0\r\n";
     let mut out = Vec::new();
-    let summary = probe_batch(&tables, &mut input.as_bytes(), &mut out).unwrap();
+    let summary = probe_batch(&tables, None, &mut input.as_bytes(), &mut out).unwrap();
     assert_eq!(
         summary,
         BatchSummary {
@@ -561,6 +561,9 @@ fn batch_probe_answers_every_line_and_goes_on_after_a_bad_one() {
     let best = tables.best_moves(&movement);
     assert_eq!(lines[0][3].split(' ').count(), best.len());
     assert!(lines[0][3].starts_with(&best[0].to_string()), "{text}");
+    // No forbid files here: the value under forbid is `none`.
+    assert_eq!(lines[0].len(), 5, "{text}");
+    assert_eq!(lines[0][4], "none");
     assert_eq!(lines[1][..2], ["nonsense", "error"]);
     assert_eq!(lines[2][..2], ["T3T/5/5/5/T3T g 20 0", "error"]);
     assert!(lines[2][2].contains("not covered"), "{text}");
@@ -573,6 +576,7 @@ fn batch_probe_answers_every_line_and_goes_on_after_a_bad_one() {
         lines[3][3].split(' ').count(),
         tables.best_moves(&placement).len()
     );
+    assert_eq!(lines[3][4], "none");
     fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -4,11 +4,11 @@ use super::compressed::convert::{compare, compress};
 use super::compressed::{BLOCK_SIZES, WRITTEN_BLOCK_BYTES};
 use super::forbid::cli::ForbidCommand;
 use super::forbid::probe::probe_forbid;
-use super::forbid::ForbidValue;
+use super::forbid::tables::ForbidTables;
 use super::generate::Progress;
 use super::placement::generate::{generate_placement, PlacementReport, MAX_IN_HAND};
 use super::placement::verify::verify_placement;
-use super::probe_text::{answer, probe_batch};
+use super::probe_text::{answer, forbid_words, probe_batch};
 use super::progress::PhaseProgress;
 use super::solve::{generate_tables, LayerReport};
 use super::verify::verify_tables;
@@ -140,6 +140,22 @@ fn open_for_probe(dir: &std::path::Path) -> Result<Tablebase, String> {
         statuses.len()
     );
     Ok(tables)
+}
+
+/// The forbid values of `dir` for `tb probe DIR -`, opened once, their placement values'
+/// checksums waited for; a corrupt or stale file is logged and not used (its lines answer
+/// `none`).
+fn open_forbid_for_batch(dir: &std::path::Path, tables: &Tablebase) -> Option<ForbidTables> {
+    let (forbid, errors) = ForbidTables::open(dir, tables);
+    for error in errors {
+        log::error!("{error}; not used");
+    }
+    if let Some((_, placement)) = forbid.as_ref().and_then(ForbidTables::placement) {
+        for path in placement.wait_checked() {
+            log::error!("\"{}\": corrupt, not used", path.display());
+        }
+    }
+    forbid
 }
 
 fn threads_or_default(threads: Option<usize>) -> usize {
@@ -375,7 +391,8 @@ fn run_with_progress(
         TbCommand::Forbid { command } => super::forbid::cli::run(command, out, progress),
         TbCommand::Probe { dir, position } if position.trim() == "-" => {
             let tables = open_for_probe(&dir)?;
-            let summary = probe_batch(&tables, &mut std::io::stdin().lock(), out)?;
+            let forbid = open_forbid_for_batch(&dir, &tables);
+            let summary = probe_batch(&tables, forbid.as_ref(), &mut std::io::stdin().lock(), out)?;
             match summary.errors {
                 0 => Ok(()),
                 errors => Err(format!(
@@ -403,11 +420,12 @@ fn run_with_progress(
             };
             // Under `Repetition forbid`, from an empty history (see docs/forbid.md); in the
             // placement phase from the placement values under forbid, whatever the history.
-            let side = position.side_to_move();
             match forbid {
-                Some(ForbidValue::Win) => out!(out, "forbid: {side} win"),
-                Some(ForbidValue::Loss) => out!(out, "forbid: {} win", side.opposite()),
-                Some(ForbidValue::Unknown) => out!(out, "forbid: unknown"),
+                Some(value) => out!(
+                    out,
+                    "forbid: {}",
+                    forbid_words(position.side_to_move(), value)
+                ),
                 None if position.goats_in_hand() == 0 => out!(
                     out,
                     "forbid: not solved (no forbid file; `tb forbid solve`)"

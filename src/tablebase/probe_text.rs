@@ -1,8 +1,11 @@
 //! The text of `tb probe`: one position's answer as three lines, or, in batch mode
 //! (`tb probe DIR -`), one tab-separated line per input line (format in docs/tablebase.md).
 
+use super::forbid::probe::forbid_value;
+use super::forbid::tables::ForbidTables;
+use super::forbid::ForbidValue;
 use super::{output_error, Tablebase, TbValue, Wdl};
-use crate::{Move, Position};
+use crate::{Move, Position, Side};
 use std::io::{BufRead, Write};
 
 /// A position's value and the moves that keep it (best first, with the value each leaves).
@@ -64,24 +67,42 @@ impl ProbeAnswer {
         )
     }
 
-    /// The batch line of `position`: position, value, distance, moves, separated by tabs.
-    pub fn to_batch_line(&self, position: &Position) -> String {
+    /// The batch line of `position`: position, value, distance, moves and the value under
+    /// forbid ([`forbid_words`], `none` without one), separated by tabs.
+    pub fn to_batch_line(&self, position: &Position, forbid: Option<ForbidValue>) -> String {
+        let side = position.side_to_move();
         format!(
-            "{position}\t{}\t{}\t{}",
+            "{position}\t{}\t{}\t{}\t{}",
             self.value.wdl,
             self.distance(),
-            self.moves()
+            self.moves(),
+            forbid.map_or("none".to_string(), |value| forbid_words(side, value))
         )
     }
 }
 
+/// A value under forbid in words, as `tb probe` prints it: `goats win`, `tigers win` or
+/// `unknown` (`side` is the side to move, whom `value` is for).
+pub fn forbid_words(side: Side, value: ForbidValue) -> String {
+    match value {
+        ForbidValue::Win => format!("{side} win"),
+        ForbidValue::Loss => format!("{} win", side.opposite()),
+        ForbidValue::Unknown => "unknown".to_string(),
+    }
+}
+
 /// The batch line answering one input line: the answer, or the input, `error` and why.
-fn batch_line(tables: &Tablebase, line: &str) -> Result<String, String> {
+fn batch_line(
+    tables: &Tablebase,
+    forbid: Option<&ForbidTables>,
+    line: &str,
+) -> Result<String, String> {
     let text = line.trim();
     let error = |message: String| format!("{}\terror\t{message}", text.replace('\t', " "));
     let position: Position = text.parse().map_err(|e| error(format!("{e}")))?;
     let answer = answer(tables, &position).map_err(error)?;
-    Ok(answer.to_batch_line(&position))
+    let forbid = forbid.and_then(|forbid| forbid_value(tables, forbid, &position));
+    Ok(answer.to_batch_line(&position, forbid))
 }
 
 /// How a batch went: lines answered, and lines that were errors.
@@ -94,13 +115,15 @@ pub struct BatchSummary {
 }
 
 /// Answers every line of `input` (a position each; blank lines are skipped) with one line on
-/// `out`, flushed at once, until the input ends. A bad line gets an error line and the loop goes
-/// on.
+/// `out`, flushed at once, until the input ends, with the values under forbid of `forbid` (the
+/// forbid files of `tables`, when there are any). A bad line gets an error line and the loop
+/// goes on.
 ///
 /// # Errors
 /// Reading the input or writing the output failed.
 pub fn probe_batch(
     tables: &Tablebase,
+    forbid: Option<&ForbidTables>,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<BatchSummary, String> {
@@ -118,7 +141,7 @@ pub fn probe_batch(
         if line.trim().is_empty() {
             continue;
         }
-        let text = match batch_line(tables, &line) {
+        let text = match batch_line(tables, forbid, &line) {
             Ok(text) => {
                 summary.answered += 1;
                 text

@@ -3,7 +3,7 @@
 use super::tables::ForbidTables;
 use super::{of_table, ForbidValue};
 use crate::tablebase::placement::index::Layer;
-use crate::tablebase::{Corruption, Tablebase, TablebaseError};
+use crate::tablebase::{Corruption, Tablebase, TablebaseError, TbValue};
 use crate::Position;
 use std::path::Path;
 
@@ -29,15 +29,38 @@ pub fn probe_forbid(
     let Some(value) = tables.probe(position) else {
         return Ok(None);
     };
+    if let Some(known) = table_win_or_loss(value) {
+        return Ok(Some(known));
+    }
+    let forbid = ForbidTables::open_layer(dir, tables, position.goats_captured())?;
+    Ok(forbid.and_then(|forbid| forbid_value(tables, &forbid, position)))
+}
+
+/// [`probe_forbid`] from forbid values already open (`tb probe DIR -` opens them once).
+pub fn forbid_value(
+    tables: &Tablebase,
+    forbid: &ForbidTables,
+    position: &Position,
+) -> Option<ForbidValue> {
+    if position.goats_in_hand() != 0 {
+        return forbid.placement_value(position);
+    }
+    if let Some(known) = table_win_or_loss(tables.probe(position)?) {
+        return Some(known);
+    }
+    // A table draw: from its layer's forbid file.
+    forbid.max_states(position.goats_captured())?;
+    Some(forbid.stored(position).unwrap_or(ForbidValue::Unknown))
+}
+
+/// A movement-phase table win or loss, which is the same win or loss under forbid from an
+/// empty history (claim 2 of docs/forbid.md).
+fn table_win_or_loss(value: TbValue) -> Option<ForbidValue> {
     let byte = match value.plies_to_end {
         Some(plies) => crate::tablebase::value::encode_value(plies),
         None => 0,
     };
-    if let Some(known) = of_table(byte) {
-        return Ok(Some(known));
-    }
-    let forbid = ForbidTables::open_layer(dir, tables, position.goats_captured())?;
-    Ok(forbid.map(|forbid| forbid.stored(position).unwrap_or(ForbidValue::Unknown)))
+    of_table(byte)
 }
 
 /// [`probe_forbid`] for a position with goats in hand: every forbid file is read (they name the
@@ -70,5 +93,5 @@ fn probe_placement(
     }
     Ok(forbid
         .as_ref()
-        .and_then(|forbid| forbid.placement_value(position)))
+        .and_then(|forbid| forbid_value(tables, forbid, position)))
 }
