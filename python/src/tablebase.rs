@@ -3,10 +3,13 @@
 
 use crate::board::{Board, Move, Rules};
 use crate::shield::{released, value_error};
+use baghchal::tablebase::forbid::history::ForbidJudge;
+use baghchal::tablebase::forbid::tables::ForbidTables;
+use baghchal::tablebase::forbid::ForbidValue;
 use baghchal::tablebase::placement::generate::generate_placement;
 use baghchal::tablebase::solve::generate_tables;
 use baghchal::tablebase::{TableRules, TbValue, Wdl};
-use baghchal::{Bitboard, Position, Side};
+use baghchal::{Bitboard, Position, Repetition, Side};
 use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -52,10 +55,15 @@ impl Value {
     }
 }
 
-/// Tables made by `baghchal tb gen` (or `generate_tablebase`), memory-mapped.
+/// States searched to find a table-draw component for `probe_forbid` (the referee's budget).
+const FORBID_BUDGET: usize = 200_000;
+
+/// Tables made by `baghchal tb gen` (or `generate_tablebase`), memory-mapped, with the values
+/// under forbid beside them when `baghchal tb forbid solve` (and `start`) made them.
 #[pyclass(module = "baghchal_engine", frozen)]
 pub struct Tablebase {
     tables: baghchal::tablebase::Tablebase,
+    forbid: Option<ForbidTables>,
     corrupt: Vec<String>,
 }
 
@@ -89,14 +97,24 @@ impl Tablebase {
                 None => baghchal::tablebase::Tablebase::open_recorded(&directory),
             }
             .map_err(|e| e.to_string())?;
-            let corrupt = tables
+            let mut corrupt: Vec<String> = tables
                 .placement()
                 .map(|p| p.wait_checked())
                 .unwrap_or_default()
                 .into_iter()
                 .map(|path| path.display().to_string())
                 .collect();
-            Ok(Tablebase { tables, corrupt })
+            let (forbid, errors) = ForbidTables::open(&directory, &tables);
+            corrupt.extend(errors.iter().map(ToString::to_string));
+            if let Some((_, placement)) = forbid.as_ref().and_then(ForbidTables::placement) {
+                let damaged = placement.wait_checked().into_iter();
+                corrupt.extend(damaged.map(|path| path.display().to_string()));
+            }
+            Ok(Tablebase {
+                tables,
+                forbid,
+                corrupt,
+            })
         })
     }
 
@@ -115,10 +133,45 @@ impl Tablebase {
         self.tables.placement().is_some()
     }
 
-    /// Placement layer files found damaged (not used).
+    /// Files found damaged or unusable (not used): placement layers by path; forbid files and
+    /// placement values under forbid by the error that names them.
     #[getter]
     fn corrupt_layers(&self) -> Vec<String> {
         self.corrupt.clone()
+    }
+
+    /// Whether values under forbid (`baghchal tb forbid solve DIR`) are present.
+    #[getter]
+    fn has_forbid(&self) -> bool {
+        self.forbid.is_some()
+    }
+
+    /// The winner of the board's game under `Repetition forbid`, proven for its history (the
+    /// states since the last placement or capture, see docs/forbid.md): `"goats"` or
+    /// `"tigers"`, `"unknown"` where no value is proven, `None` without forbid values.
+    /// `ValueError` for a board that plays `Repetition draw`.
+    fn probe_forbid(&self, py: Python<'_>, board: &Board) -> PyResult<Option<String>> {
+        self.check_rules(board)?;
+        if board.game.rules().repetition != Repetition::Forbid {
+            return Err(value_error(
+                "the board plays Repetition draw: values under forbid are for Repetition forbid",
+            ));
+        }
+        let Some(forbid) = &self.forbid else {
+            return Ok(None);
+        };
+        let (tables, game) = (&self.tables, &board.game);
+        released(py, move || {
+            let judge = ForbidJudge::new(tables, forbid);
+            let mover = game.position().side_to_move();
+            Ok(Some(
+                match judge.value_in_game(game.positions(), FORBID_BUDGET) {
+                    ForbidValue::Win => mover.to_string(),
+                    ForbidValue::Loss => mover.opposite().to_string(),
+                    ForbidValue::Unknown => "unknown".to_string(),
+                },
+            ))
+        })
     }
 
     /// The value of the board's position for the side to move, `None` when not covered. The

@@ -145,3 +145,37 @@ def test_compressed_tables_answer_like_the_uncompressed_ones(engine_bin: str, ta
                 if board.goats_in_hand > 0:
                     seen.add(expected.wdl)
     assert len(seen) >= 2
+
+
+def test_values_under_forbid_follow_the_cli_and_the_game(engine_bin: str, tables_dir: Path, tmp_path: Path) -> None:
+    import shutil
+
+    directory = tmp_path / "forbid"
+    shutil.copytree(tables_dir, directory)
+    board = bc.Board("TGGGT/GGGGG/GGGGG/GGGGG/T1G1T g 1 0", RULES)
+    plain = bc.Tablebase(directory)
+    assert not plain.has_forbid and plain.probe_forbid(board) is None
+    # CapturesToWin 1: every table draw is solved, and the placement values up to 3 in hand.
+    run_cli(engine_bin, "tb", "forbid", "solve", str(directory))
+    run_cli(engine_bin, "tb", "forbid", "start", str(directory), "--max-in-hand", "3")
+    tables = bc.Tablebase(directory)
+    assert tables.has_forbid and tables.corrupt_layers == []
+    with pytest.raises(ValueError, match="Repetition draw"):
+        tables.probe_forbid(bc.Board(board.position(), bc.Rules(captures_to_win=1, repetition="draw")))
+    rng = random.Random(3)
+    compared = decisive = 0
+    for _ in range(300):
+        game = random_game(RULES, rng)
+        for before, after in zip(game, game[1:]):
+            value = tables.probe_forbid(after)
+            assert value in ("goats", "tigers", "unknown")
+            decisive += value != "unknown"
+            # An empty history (the placement phase, the first movement state, right after a
+            # capture): the value `tb probe` gives the position alone.
+            if after.goats_in_hand > 0 or before.goats_in_hand > 0 or before.captured != after.captured:
+                if after.goats_in_hand > 3 or after.is_game_over():
+                    continue
+                line = cli_probe(engine_bin, directory, after.position())["forbid"]
+                assert value == line.split()[0], (after.position(), line)
+                compared += 1
+    assert compared >= 40 and decisive >= 40, (compared, decisive)
