@@ -325,6 +325,9 @@ fn batch_probe_gives_each_position_the_value_under_forbid_of_the_single_probe() 
         positions.extend(proven_wins(&tables, &forbid, 1, side, 2));
         positions.extend(random_positions(5, 0, side).take(10));
     }
+    // A finished game with goats in hand (CapturesToWin 1: one goat captured).
+    let finished: Position = "TGGGT/GGGGG/GGGGG/GGGG1/T1G1T g 1 1".parse().unwrap();
+    positions.push(finished);
     let beyond = random_positions(6, FORBID_IN_HAND, Side::Goats)
         .next()
         .unwrap();
@@ -366,6 +369,7 @@ fn batch_probe_gives_each_position_the_value_under_forbid_of_the_single_probe() 
         wins += usize::from(expected == format!("{} win", position.side_to_move()));
     }
     assert!(wins >= 4, "the proven wins are read as wins: {stdout}");
+    assert_eq!(lines[positions.len() - 1][4], "tigers win", "{stdout}");
     // With goats in hand beyond the tables' placement layers: an error line, as without forbid
     // values, and the batch goes on to the end.
     assert_eq!(

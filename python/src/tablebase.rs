@@ -9,7 +9,7 @@ use baghchal::tablebase::forbid::ForbidValue;
 use baghchal::tablebase::placement::generate::generate_placement;
 use baghchal::tablebase::solve::generate_tables;
 use baghchal::tablebase::{TableRules, TbValue, Wdl};
-use baghchal::{Bitboard, Position, Repetition, Side};
+use baghchal::{Bitboard, Outcome, Position, Repetition, Side};
 use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -148,7 +148,8 @@ impl Tablebase {
 
     /// The winner of the board's game under `Repetition forbid`, proven for its history (the
     /// states since the last placement or capture, see docs/forbid.md): `"goats"` or
-    /// `"tigers"`, `"unknown"` where no value is proven, `None` without forbid values.
+    /// `"tigers"` (a finished game's winner), `"unknown"` where no value is proven, `None`
+    /// without forbid values.
     /// `ValueError` for a board that plays `Repetition draw`.
     fn probe_forbid(&self, py: Python<'_>, board: &Board) -> PyResult<Option<String>> {
         self.check_rules(board)?;
@@ -161,6 +162,10 @@ impl Tablebase {
             return Ok(None);
         };
         let (tables, game) = (&self.tables, &board.game);
+        // A finished game has its winner, whatever the tables hold.
+        if let Some(winner) = game.outcome().and_then(Outcome::winner) {
+            return Ok(Some(winner.to_string()));
+        }
         released(py, move || {
             let judge = ForbidJudge::new(tables, forbid);
             let mover = game.position().side_to_move();

@@ -163,19 +163,24 @@ def test_values_under_forbid_follow_the_cli_and_the_game(engine_bin: str, tables
     with pytest.raises(ValueError, match="Repetition draw"):
         tables.probe_forbid(bc.Board(board.position(), bc.Rules(captures_to_win=1, repetition="draw")))
     rng = random.Random(3)
-    compared = decisive = 0
+    compared = decisive = finished = 0
     for _ in range(300):
         game = random_game(RULES, rng)
         for before, after in zip(game, game[1:]):
             value = tables.probe_forbid(after)
             assert value in ("goats", "tigers", "unknown")
             decisive += value != "unknown"
+            if after.is_game_over():
+                winner = after.outcome().winner
+                assert value == ("goats" if winner == bc.Side.GOATS else "tigers"), after.position()
+                finished += 1
+                continue
             # An empty history (the placement phase, the first movement state, right after a
             # capture): the value `tb probe` gives the position alone.
             if after.goats_in_hand > 0 or before.goats_in_hand > 0 or before.captured != after.captured:
-                if after.goats_in_hand > 3 or after.is_game_over():
+                if after.goats_in_hand > 3:
                     continue
                 line = cli_probe(engine_bin, directory, after.position())["forbid"]
                 assert value == line.split()[0], (after.position(), line)
                 compared += 1
-    assert compared >= 40 and decisive >= 40, (compared, decisive)
+    assert compared >= 40 and decisive >= 40 and finished >= 100, (compared, decisive, finished)

@@ -43,7 +43,12 @@ pub fn forbid_value(
     position: &Position,
 ) -> Option<ForbidValue> {
     if position.goats_in_hand() != 0 {
-        return forbid.placement_value(position);
+        // A finished game (distance 0: the tigers have their captures, or a side cannot move)
+        // ends the same under either rule; the placement values under forbid do not hold it.
+        let finished = tables.probe(position).filter(|v| v.plies_to_end == Some(0));
+        return finished
+            .and_then(table_win_or_loss)
+            .or_else(|| forbid.placement_value(position));
     }
     if let Some(known) = table_win_or_loss(tables.probe(position)?) {
         return Some(known);
