@@ -396,6 +396,109 @@ async fn the_explorer_agrees_with_tb_probe_in_both_phases() {
     let _ = std::fs::remove_dir_all(&packed);
 }
 
+/// `baghchal tb probe DIR POSITION`'s value under forbid in the explorer's words (`goats win`,
+/// `tigers win`, `unknown`; "not solved" is `unknown` there).
+fn probe_forbid(dir: &std::path::Path, position: &str) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_baghchal"))
+        .args(["tb", "probe", dir.to_str().unwrap(), position])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let words = text
+        .lines()
+        .find_map(|l| l.strip_prefix("forbid: "))
+        .unwrap_or_else(|| panic!("no forbid line in {text:?}"));
+    if words.starts_with("not solved") {
+        "unknown".to_string()
+    } else {
+        words.to_string()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_explorer_gives_the_values_under_forbid_of_tb_probe() {
+    // Captures to win 1: the tables up to 1 goat in hand, every table draw solved under forbid
+    // and the placement values under forbid up to 2 goats in hand.
+    let tables = tables(&[
+        "--captures-to-win",
+        "1",
+        "--placement",
+        "--max-in-hand",
+        "1",
+    ]);
+    let dir = tables.to_str().unwrap();
+    for args in [
+        vec!["tb", "forbid", "solve", dir],
+        vec!["tb", "forbid", "start", dir, "--max-in-hand", "2"],
+    ] {
+        let status = Command::new(env!("CARGO_BIN_EXE_baghchal"))
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "{args:?}");
+    }
+    let gui = Gui::start(&["--tb", dir]);
+    let mut page = Client::connect(&gui).await;
+    page.until(WAIT, is_state).await;
+    let rules = json!({"captures_to_win": 1});
+    let mut proven = 0;
+    for position in [
+        "TGGGT/GGGGG/GG1GG/GGGG1/TGGGT g 1 0",
+        "TGGGT/G1GGG/GGGGG/GGG1G/TGGGT t 1 0",
+        "TGGGT/GGGGG/GG1GG/GGG2/TGGGT g 2 0",
+        "TGGGT/GGGGG/GG1GG/GGGGG/TGGGT g 0 0",
+    ] {
+        // Set up, a position has an empty history: the value `tb probe` gives. Placement
+        // values answer once their checksums are checked, in the background: asked again
+        // until then.
+        let expected = probe_forbid(&tables, position);
+        let deadline = std::time::Instant::now() + WAIT;
+        let state = loop {
+            let state = explore(&mut page, position, &rules).await;
+            if state["explorer"]["forbid"] == expected.as_str() {
+                break state;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{position}: {expected} expected, {}",
+                state["explorer"]
+            );
+        };
+        proven += usize::from(expected != "unknown");
+        // After a move of the placement phase the history is empty again: each move's value
+        // is `tb probe`'s of the position after it.
+        for entry in state["explorer"]["moves"].as_array().unwrap() {
+            let mv = entry["move"]["text"].as_str().unwrap();
+            let forbid = entry["forbid"].as_str().unwrap();
+            if position.ends_with(" 0 0") {
+                assert!(["goats win", "tigers win", "unknown"].contains(&forbid));
+                continue;
+            }
+            let child = after(&gui, position, &[mv], &rules);
+            assert_eq!(
+                forbid,
+                probe_forbid(&tables, &child),
+                "{mv} from {position}"
+            );
+            proven += usize::from(forbid != "unknown");
+        }
+    }
+    assert!(proven >= 10, "{proven} proven values");
+    // Under the draw rule there is no value under forbid.
+    let draw = json!({"captures_to_win": 1, "repetition": "draw"});
+    let state = explore(&mut page, "TGGGT/GGGGG/GG1GG/GGGG1/TGGGT g 1 0", &draw).await;
+    assert!(
+        state["explorer"]["forbid"].is_null(),
+        "{}",
+        state["explorer"]
+    );
+    let moves = state["explorer"]["moves"].as_array().unwrap();
+    assert!(moves.iter().all(|m| m["forbid"].is_null()));
+    let _ = std::fs::remove_dir_all(&tables);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_review_marks_the_moves_tb_probe_says_lost_value() {
     let tables = tables(&["--captures-to-win", "2"]);

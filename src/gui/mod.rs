@@ -11,8 +11,9 @@
 //!   [`watch`]); [`worker`]: a thread owning one engine process; [`registry`]: every such thread,
 //!   stopped on Ctrl-C;
 //! - [`view`], [`info`], [`messages`]: what goes over the wire; [`records`]: import and export in
-//!   the referee's record formats; [`tables`]: the tablebases (explorer, review, generation)
-//!   and [`solved`] their use in the session; [`levels`]: playing strength; [`store`] and
+//!   the referee's record formats; [`tables`]: the tablebases (explorer, review, generation),
+//!   [`forbid_view`] the explorer's values under forbid, and [`solved`] their use in the
+//!   session; [`levels`]: playing strength; [`store`] and
 //!   [`persist`]: the game kept on disk; [`assets`]: the embedded page.
 //!
 //! See docs/gui.md for the HTTP and WebSocket API.
@@ -21,6 +22,7 @@ pub mod analysis;
 pub mod api;
 pub mod assets;
 pub mod config;
+pub mod forbid_view;
 pub mod info;
 pub mod levels;
 pub mod messages;

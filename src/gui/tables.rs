@@ -3,8 +3,10 @@
 //! exact value, best first); the post-game review; and the generation of the movement tables
 //! in the background, written only into that directory.
 
+use super::forbid_view::{winner, winner_after, ForbidValues};
 use super::view::MoveView;
 use crate::tablebase::file::HEADER_LEN;
+use crate::tablebase::forbid::history::ForbidJudge;
 use crate::tablebase::index::LayerIndex;
 use crate::tablebase::solve::generate_tables;
 use crate::tablebase::{TableRules, Tablebase, TablebaseError, TbValue, Wdl};
@@ -59,6 +61,9 @@ pub struct ExploredMove {
     /// Its value for the side to move (the position after it, seen from before it); `None`
     /// where the tables have no value.
     pub value: Option<ValueView>,
+    /// Under `Repetition forbid` with forbid values: the winner of the game after it, proven
+    /// for its history (`goats win`, `tigers win` or `unknown`).
+    pub forbid: Option<String>,
 }
 
 /// The explorer of one position.
@@ -66,6 +71,9 @@ pub struct ExploredMove {
 pub struct Explorer {
     /// The position's value for the side to move, where covered.
     pub value: Option<ValueView>,
+    /// Under `Repetition forbid` with forbid values beside the tables: the winner of the game
+    /// shown, proven for its history (`goats win`, `tigers win` or `unknown`).
+    pub forbid: Option<String>,
     /// Every legal move, best first.
     pub moves: Vec<ExploredMove>,
 }
@@ -122,6 +130,7 @@ pub struct GenerationView {
 pub struct Tables {
     dir: PathBuf,
     opened: Arc<Mutex<HashMap<TableRules, Opened>>>,
+    forbid: Arc<ForbidValues>,
     generation: Arc<Mutex<Option<GenerationView>>>,
 }
 
@@ -177,6 +186,7 @@ impl Tables {
         Tables {
             dir,
             opened: Arc::default(),
+            forbid: Arc::default(),
             generation: Arc::default(),
         }
     }
@@ -252,21 +262,21 @@ impl Tables {
         let tables = self.get(game.rules()).ok()??;
         let position = game.position();
         let mover = position.side_to_move();
+        let forbid_tables = self.forbid.for_game(&self.dir, &tables, game);
+        let judge = forbid_tables
+            .as_deref()
+            .map(|f| ForbidJudge::new(&tables, f));
         let mut moves: Vec<(TbValue, ExploredMove)> = Vec::new();
         let mut unknown = Vec::new();
         for &mv in game.legal_moves().iter() {
+            let explored = |value: Option<TbValue>| ExploredMove {
+                mv: MoveView::of(mv),
+                value: value.map(|value| ValueView::of(value, mover)),
+                forbid: judge.as_ref().map(|judge| winner_after(judge, game, mv)),
+            };
             match value_after(&tables, position, mv) {
-                Some(value) => moves.push((
-                    value,
-                    ExploredMove {
-                        mv: MoveView::of(mv),
-                        value: Some(ValueView::of(value, mover)),
-                    },
-                )),
-                None => unknown.push(ExploredMove {
-                    mv: MoveView::of(mv),
-                    value: None,
-                }),
+                Some(value) => moves.push((value, explored(Some(value)))),
+                None => unknown.push(explored(None)),
             }
         }
         moves.sort_by_key(|(value, _)| rank(*value));
@@ -274,6 +284,7 @@ impl Tables {
         moves.extend(unknown);
         Some(Explorer {
             value: tables.probe(position).map(|v| ValueView::of(v, mover)),
+            forbid: judge.as_ref().map(|judge| winner(judge, game)),
             moves,
         })
     }

@@ -86,15 +86,22 @@ export function renderExplorer(element, { explorer, tables, onPlay, onGenerate }
   element.append(node("h2", "", "Tablebase"));
   if (explorer) {
     element.append(node("p", "tb-value", explorer.value ? `Position: ${explorer.value.text}` : "Position: not in the tables"));
+    // Under the forbid rule, with forbid values: the winner proven for this game's history.
+    if (explorer.forbid) {
+      element.append(node("p", "tb-forbid-value", `Under forbid, this game: ${explorer.forbid === "unknown" ? "not solved" : explorer.forbid}`));
+    }
     const list = node("ul", "tb-moves");
     for (const entry of explorer.moves) {
       const item = node("li", "tb-move " + (entry.value ? entry.value.wdl : "unknown"));
       const button = node("button", "tb-play", entry.move.text);
       button.type = "button";
       button.dataset.move = entry.move.text;
-      button.setAttribute("aria-label", `${entry.move.text}: ${entry.value ? entry.value.text : "no value"}`);
+      const proven = entry.forbid && entry.forbid !== "unknown" ? entry.forbid : null;
+      const label = `${entry.move.text}: ${entry.value ? entry.value.text : "no value"}${proven ? `; under forbid: ${proven}` : ""}`;
+      button.setAttribute("aria-label", label);
       button.addEventListener("click", () => onPlay(entry.move.text));
       item.append(button, node("span", "tb-result", entry.value ? entry.value.text : "no value"));
+      if (proven) item.append(node("span", "tb-forbid", `forbid: ${proven}`));
       list.append(item);
     }
     element.append(list);
