@@ -5,11 +5,10 @@ use crate::board::{Board, Move, Rules};
 use crate::shield::{released, value_error};
 use baghchal::tablebase::forbid::history::ForbidJudge;
 use baghchal::tablebase::forbid::tables::ForbidTables;
-use baghchal::tablebase::forbid::ForbidValue;
 use baghchal::tablebase::placement::generate::generate_placement;
 use baghchal::tablebase::solve::generate_tables;
 use baghchal::tablebase::{TableRules, TbValue, Wdl};
-use baghchal::{Bitboard, Outcome, Position, Repetition, Side};
+use baghchal::{Bitboard, Position, Repetition, Side};
 use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -162,19 +161,10 @@ impl Tablebase {
             return Ok(None);
         };
         let (tables, game) = (&self.tables, &board.game);
-        // A finished game has its winner, whatever the tables hold.
-        if let Some(winner) = game.outcome().and_then(Outcome::winner) {
-            return Ok(Some(winner.to_string()));
-        }
         released(py, move || {
-            let judge = ForbidJudge::new(tables, forbid);
-            let mover = game.position().side_to_move();
+            let winner = ForbidJudge::new(tables, forbid).winner(game, FORBID_BUDGET);
             Ok(Some(
-                match judge.value_in_game(game.positions(), FORBID_BUDGET) {
-                    ForbidValue::Win => mover.to_string(),
-                    ForbidValue::Loss => mover.opposite().to_string(),
-                    ForbidValue::Unknown => "unknown".to_string(),
-                },
+                winner.map_or("unknown".to_string(), |side| side.to_string()),
             ))
         })
     }

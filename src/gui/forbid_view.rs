@@ -5,7 +5,6 @@
 
 use crate::tablebase::forbid::history::ForbidJudge;
 use crate::tablebase::forbid::tables::ForbidTables;
-use crate::tablebase::forbid::ForbidValue;
 use crate::tablebase::{TableRules, Tablebase};
 use crate::{Game, Move, Repetition};
 use std::collections::HashMap;
@@ -57,15 +56,9 @@ impl ForbidValues {
 /// The winner of `game` in words: a finished game's, or the one `judge` proves for its history
 /// (`goats win`, `tigers win`), else `unknown`.
 pub fn winner(judge: &ForbidJudge, game: &Game) -> String {
-    if let Some(winner) = game.outcome().and_then(crate::Outcome::winner) {
-        return format!("{winner} win");
-    }
-    let mover = game.position().side_to_move();
-    match judge.value_in_game(game.positions(), BUDGET) {
-        ForbidValue::Win => format!("{mover} win"),
-        ForbidValue::Loss => format!("{} win", mover.opposite()),
-        ForbidValue::Unknown => "unknown".to_string(),
-    }
+    judge
+        .winner(game, BUDGET)
+        .map_or("unknown".to_string(), |side| format!("{side} win"))
 }
 
 /// [`winner`] of the game after the legal move `mv`.

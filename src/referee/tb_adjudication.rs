@@ -23,7 +23,6 @@
 use super::outcome::GameResult;
 use crate::tablebase::forbid::history::ForbidJudge;
 use crate::tablebase::forbid::tables::ForbidTables;
-use crate::tablebase::forbid::ForbidValue;
 use crate::tablebase::{TableRules, Tablebase, TbValue, Wdl};
 use crate::{Game, Repetition, Rules, Side};
 use std::fmt;
@@ -234,13 +233,7 @@ impl TbAdjudicator {
     /// (`Forbid tablebase: tigers win`), when wins and losses are adjudicated.
     fn adjudicate_forbid(&self, game: &Game) -> Option<(GameResult, String)> {
         let forbid = self.forbid.as_ref().filter(|_| self.results.decisive())?;
-        let judge = ForbidJudge::new(&self.tables, forbid);
-        let mover = game.position().side_to_move();
-        let winner = match judge.value_in_game(game.positions(), FORBID_BUDGET) {
-            ForbidValue::Win => mover,
-            ForbidValue::Loss => mover.opposite(),
-            ForbidValue::Unknown => return None,
-        };
+        let winner = ForbidJudge::new(&self.tables, forbid).winner(game, FORBID_BUDGET)?;
         Some((
             GameResult::win_for(winner),
             format!("Forbid tablebase: {winner} win"),

@@ -16,7 +16,7 @@ use super::solve::{better, value_from, Node};
 use super::tables::ForbidTables;
 use super::ForbidValue;
 use crate::tablebase::{Tablebase, Wdl};
-use crate::{Position, Repetition, Rules};
+use crate::{Game, Position, Repetition, Rules, Side};
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
@@ -85,6 +85,20 @@ impl<'a> ForbidJudge<'a> {
             return self.forbid.placement_value(position);
         }
         self.forbid.stored(position)
+    }
+
+    /// The winner of `game` under forbid: a finished game's, else the one proven for its
+    /// history ([`Self::value_in_game`]); `None` where none is proven.
+    pub fn winner(&self, game: &Game, budget: usize) -> Option<Side> {
+        if let Some(outcome) = game.outcome() {
+            return outcome.winner();
+        }
+        let mover = game.position().side_to_move();
+        match self.value_in_game(game.positions(), budget) {
+            ForbidValue::Win => Some(mover),
+            ForbidValue::Loss => Some(mover.opposite()),
+            ForbidValue::Unknown => None,
+        }
     }
 
     /// The value for the side to move of the last of `positions` (a game, oldest first) under
