@@ -427,6 +427,19 @@ async fn the_explorer_gives_the_values_under_forbid_of_tb_probe() {
         "1",
     ]);
     let dir = tables.to_str().unwrap();
+    // The server starts before the forbid values exist: none yet, then those made while it
+    // serves.
+    let gui = Gui::start(&["--tb", dir]);
+    let mut page = Client::connect(&gui).await;
+    page.until(WAIT, is_state).await;
+    let rules = json!({"captures_to_win": 1});
+    let first = "TGGGT/GGGGG/GG1GG/GGGG1/TGGGT g 1 0";
+    let state = explore(&mut page, first, &rules).await;
+    assert!(
+        state["explorer"]["forbid"].is_null(),
+        "{}",
+        state["explorer"]
+    );
     for args in [
         vec!["tb", "forbid", "solve", dir],
         vec!["tb", "forbid", "start", dir, "--max-in-hand", "2"],
@@ -439,13 +452,9 @@ async fn the_explorer_gives_the_values_under_forbid_of_tb_probe() {
             .unwrap();
         assert!(status.success(), "{args:?}");
     }
-    let gui = Gui::start(&["--tb", dir]);
-    let mut page = Client::connect(&gui).await;
-    page.until(WAIT, is_state).await;
-    let rules = json!({"captures_to_win": 1});
     let mut proven = 0;
     for position in [
-        "TGGGT/GGGGG/GG1GG/GGGG1/TGGGT g 1 0",
+        first,
         "TGGGT/G1GGG/GGGGG/GGG1G/TGGGT t 1 0",
         "TGGGT/GGGGG/GG1GG/GGG2/TGGGT g 2 0",
         "TGGGT/GGGGG/GG1GG/GGGGG/TGGGT g 0 0",
@@ -488,7 +497,7 @@ async fn the_explorer_gives_the_values_under_forbid_of_tb_probe() {
     assert!(proven >= 10, "{proven} proven values");
     // Under the draw rule there is no value under forbid.
     let draw = json!({"captures_to_win": 1, "repetition": "draw"});
-    let state = explore(&mut page, "TGGGT/GGGGG/GG1GG/GGGG1/TGGGT g 1 0", &draw).await;
+    let state = explore(&mut page, first, &draw).await;
     assert!(
         state["explorer"]["forbid"].is_null(),
         "{}",
