@@ -9,7 +9,9 @@ use baghchal::tablebase::index::LayerIndex;
 use baghchal::tablebase::verify::board_position;
 use baghchal::tablebase::{Tablebase, Wdl};
 use baghchal::{Game, Position, Side};
-use forbid_common::{forbid_rules, full_history_winner, run_tb, solved_dir, table_rules, QUIET};
+use forbid_common::{
+    forbid_rules, full_history_winner, private_ctw2, run_tb, solved_dir, table_rules, QUIET,
+};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -365,22 +367,6 @@ fn tb_forbid_prove_prints_the_winner_and_the_root_moves() {
     );
     let (ok, _, err) = run_tb(&["forbid", "prove", dir, "--position", "nonsense"]);
     assert!(!ok && !err.is_empty());
-}
-
-/// A private copy of the solved CapturesToWin 2 tables and forbid files, named `tag`.
-fn private_ctw2(tag: &str) -> std::path::PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("prove-{tag}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for entry in std::fs::read_dir(solved_dir(2)).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_str().unwrap();
-        let forbid_file = name.starts_with("forbid-") && !name.starts_with("forbid-proof");
-        if name.ends_with(".bctb") || forbid_file && name.ends_with(".bcfb") {
-            std::fs::copy(&path, dir.join(name)).unwrap();
-        }
-    }
-    dir
 }
 
 #[test]

@@ -150,3 +150,19 @@ pub fn random_placement(rng: &mut impl Rng, in_hand: u8, side: Side) -> Position
         .fold(0, |set, &p| set | 1 << p);
     Position::from_parts(Bitboard(tigers), Bitboard(goats), side, in_hand, 0).expect("valid")
 }
+
+/// A private copy of the solved CapturesToWin 2 tables and forbid files, named `tag`.
+pub fn private_ctw2(tag: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("prove-{tag}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(solved_dir(2)).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let forbid_file = name.starts_with("forbid-") && !name.starts_with("forbid-proof");
+        if name.ends_with(".bctb") || forbid_file && name.ends_with(".bcfb") {
+            std::fs::copy(&path, dir.join(name)).unwrap();
+        }
+    }
+    dir
+}

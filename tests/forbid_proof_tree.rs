@@ -1,0 +1,103 @@
+//! `tools/forbid_proof_tree.py`, the checker of a tigers' strategy made of `tb forbid prove`
+//! searches, on a small tree of CapturesToWin 2: its verdict follows the tree's searches, a
+//! missing or wrong branch leaves the root unproven, and a tree it cannot trust is refused.
+
+use baghchal::tablebase::forbid::start::start_bounds;
+use forbid_common::{private_ctw2, run_tb, QUIET};
+use std::path::Path;
+
+mod forbid_common;
+
+/// Goats to move with 2 in hand: the tigers win, but no move is settled after one expansion.
+const ROOT: &str = "GGGGG/T1GGG/TT1GG/GGGGT/GG1GG g 2 0";
+
+/// Runs the checker on `tree` (its lines joined) with its outputs in `dir/name`, kept from an
+/// earlier run unless `fresh`; (exit code, stdout, stderr).
+fn run(dir: &Path, name: &str, tree: &[&str], fresh: bool) -> (Option<i32>, String, String) {
+    let work = dir.join(name);
+    if fresh {
+        let _ = std::fs::remove_dir_all(&work);
+    }
+    std::fs::create_dir_all(&work).unwrap();
+    let file = work.join("tree.txt");
+    std::fs::write(&file, tree.join("\n") + "\n").unwrap();
+    let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/forbid_proof_tree.py");
+    let output = std::process::Command::new("python3")
+        .arg(tool)
+        .arg(&file)
+        .arg(dir)
+        .args(["--baghchal", env!("CARGO_BIN_EXE_baghchal")])
+        .arg("--out")
+        .arg(work.join("out"))
+        .args(["--captures-to-win", "2", "--from", ROOT, "--without-proofs"])
+        .output()
+        .expect("python3 runs the checker");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn check(dir: &Path, name: &str, tree: &[&str]) -> (Option<i32>, String, String) {
+    run(dir, name, tree, true)
+}
+
+#[test]
+fn the_proof_tree_checker_combines_searches_and_refuses_what_it_cannot_trust() {
+    let dir = private_ctw2("tree");
+    start_bounds(&dir, 2, 2, QUIET).expect("placement values under forbid");
+    // The root's value by one search of the whole position (the full-history search of the
+    // game itself needs more than 50 million nodes here; the prover is checked against it in
+    // tests/tablebase_forbid_prove.rs).
+    let (ok, out, err) = run_tb(&["forbid", "prove", dir.to_str().unwrap(), "--position", ROOT]);
+    assert!(ok && out.starts_with("forbid: tigers win"), "{out}{err}");
+    // One expansion a move settles nothing: the root alone is not proven.
+    let (code, out, err) = check(&dir, "root-alone", &["1 1024 -"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("verdict: not proven"), "{out}");
+    // Each goats' move followed: c1 by the tigers' a3b4, then every goats' reply searched.
+    let proof = [
+        "1 1024 -",
+        "1 1024 c1",
+        "100000 65536 c1 a3b4",
+        "100000 65536 c3",
+        "100000 65536 b4",
+    ];
+    let (code, out, err) = check(&dir, "proof", &proof);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("verdict: the tigers win"), "{out}");
+    let c1 = out.lines().find(|l| l.contains(" c1 ")).expect("c1's line");
+    assert!(
+        c1.contains("tigers win") && c1.contains("forbid: unknown"),
+        "settled by its child, not by its own search: {c1}"
+    );
+    // The tigers' line c1 need not be a node: the line c1 a3b4 implies it.
+    let implied = [proof[0], proof[2], proof[3], proof[4]];
+    let (code, out, err) = check(&dir, "implied", &implied);
+    assert_eq!(code, Some(0), "{out}{err}");
+    // Its outputs are kept, and a second run reuses them.
+    let kept = dir.join("proof/out/002.out");
+    let first = std::fs::read_to_string(&kept).unwrap();
+    assert!(
+        first.starts_with("$ ") && first.contains("--each-move"),
+        "{first}"
+    );
+    let (code, _, err) = run(&dir, "proof", &proof, false);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("node 2:"), "searched again: {err}");
+    // A goats' move without its branch, or a tigers' move that loses, proves nothing.
+    let (code, out, _) = check(&dir, "missing", &proof[..4]);
+    assert_eq!(code, Some(1), "{out}");
+    let mut wrong = proof;
+    wrong[2] = "100000 65536 c1 b3b4";
+    let (code, out, _) = check(&dir, "wrong", &wrong);
+    assert_eq!(code, Some(1), "{out}");
+    // An illegal move, and a node a history could touch (goats to move, none in hand).
+    let (code, _, err) = check(&dir, "illegal", &["1 1024 -", "1 1024 c1 a3b4 b3"]);
+    assert_ne!(code, Some(0));
+    assert!(err.contains("refused"), "{err}");
+    let (code, _, err) = check(&dir, "history", &["1 1024 -", "1 1024 c1 a3b4 a3 b3c3"]);
+    assert_ne!(code, Some(0));
+    assert!(err.contains("a history could forbid moves"), "{err}");
+}
