@@ -63,7 +63,10 @@ def describe(binary, captures_to_win, root, moves):
         script += f"setoption name CapturesToWin value {captures_to_win}\n"
     script += f"position {f'fen {root}' if root else 'startpos'}"
     script += (" moves " + " ".join(moves) if moves else "") + "\nd\nquit\n"
-    reply = subprocess.run([binary], input=script, capture_output=True, text=True, check=True)
+    try:
+        reply = subprocess.run([binary], input=script, capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as error:
+        sys.exit(f"line {' '.join(moves) or '-'}: the engine {binary} failed: {error}")
     fields = {}
     for line in reply.stdout.splitlines():
         if line.startswith("info string error") or line.startswith("Warning"):
@@ -71,7 +74,7 @@ def describe(binary, captures_to_win, root, moves):
         key, _, value = line.partition(": ")
         fields[key.split(" (")[0]] = value
     played = int(fields.get("Moves played", "-1"))
-    if played != len(moves):
+    if played != len(moves) or "Position" not in fields:
         sys.exit(f"line {' '.join(moves) or '-'}: the engine played {played} of its moves")
     legal = fields.get("Legal moves", "").split()
     position = fields["Position"]
@@ -99,7 +102,10 @@ def search(binary, directory, proofs, out, index, node, position, goats_to_move)
     started = time.time()
     print(f"node {index}: {position} ({'each move' if goats_to_move else 'search'}, "
           f"{nodes} expansions)", file=sys.stderr, flush=True)
-    reply = subprocess.run(command, capture_output=True, text=True)
+    try:
+        reply = subprocess.run(command, capture_output=True, text=True)
+    except OSError as error:
+        sys.exit(f"node {index}: `{header}` failed: {error}")
     if reply.returncode != 0:
         sys.exit(f"node {index}: `{header}` failed: {reply.stderr.strip()}")
     lines = [header] + reply.stdout.splitlines()
