@@ -135,10 +135,10 @@ def main():
     described = [describe(args.baghchal, args.captures_to_win, args.root, moves)
                  for _, _, moves in tree]
     by_line = {}
-    for index, (node, (position, side, _)) in enumerate(zip(tree, described)):
-        if node[2] in by_line:
-            sys.exit(f"line {' '.join(node[2]) or '-'} is in the tree twice")
-        by_line[node[2]] = index
+    for index, (_, _, moves) in enumerate(tree):
+        if moves in by_line:
+            sys.exit(f"line {' '.join(moves) or '-'} is in the tree twice")
+        by_line[moves] = index
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         jobs = [pool.submit(search, args.baghchal, args.dir, not args.without_proofs, args.out,
                             index, node, described[index][0], described[index][1] == "g")
