@@ -399,9 +399,17 @@ impl Session {
                 ),
             );
         }
+        // With no move to find, `bestmove` is out before the next command is read (unless
+        // `infinite` or `ponder` holds it until `stop`), so a command sent at once is not busy.
+        let answers_at_once = matches!(status, SearchStatus::Over(_) | SearchStatus::NoGame(_))
+            && !limits.infinite
+            && !limits.ponder;
         let slot = SearchSlot::new(self.out.clone(), self.dialect());
         self.search = Some(slot.clone());
         self.engine.go(limits, Box::new(Observer::new(slot)));
+        if answers_at_once {
+            self.engine.wait();
+        }
         Ok(())
     }
 
@@ -450,5 +458,32 @@ mod tests {
         });
         assert!(best.is_some_and(|l| l != "bestmove 0000"));
         assert_eq!(send(&mut session, &out, "isready"), ["readyok"]);
+    }
+
+    #[test]
+    fn go_with_no_move_to_find_answers_before_the_next_command() {
+        let out = Arc::new(Memory::new());
+        let mut session = Session::new(out.clone());
+        // No position (a bad one was sent), then a game over (the tigers are blocked in).
+        for position in [
+            "position fen garbage",
+            "position fen TGGGT/GGGGG/GGGGG/GG1GG/TGGGT t 0 0",
+        ] {
+            send(&mut session, &out, position);
+            let lines = send(&mut session, &out, "go movetime 1000");
+            assert_eq!(
+                lines.last().map(String::as_str),
+                Some("bestmove 0000"),
+                "{lines:?}"
+            );
+            assert!(send(&mut session, &out, "setoption name Hash value 8").is_empty());
+        }
+        // `go infinite` holds it until `stop`.
+        let lines = send(&mut session, &out, "go infinite");
+        assert!(
+            !lines.iter().any(|l| l.starts_with("bestmove")),
+            "{lines:?}"
+        );
+        assert_eq!(send(&mut session, &out, "stop"), ["bestmove 0000"]);
     }
 }
