@@ -1,15 +1,34 @@
 //! `tools/forbid_proof_tree.py`, the checker of a tigers' strategy made of `tb forbid prove`
 //! searches, on a small tree of CapturesToWin 2: its verdict follows the tree's searches, a
 //! missing or wrong branch leaves the root unproven, and a tree it cannot trust is refused.
+//! And `tools/forbid_proof_grow.py`, which finds such a tree: the checker accepts what it finds.
 
 use baghchal::tablebase::forbid::start::start_bounds;
 use forbid_common::{private_ctw2, run_tb, QUIET};
+use std::ffi::OsStr;
 use std::path::Path;
 
 mod forbid_common;
 
 /// Goats to move with 2 in hand: the tigers win, but no move is settled after one expansion.
 const ROOT: &str = "GGGGG/T1GGG/TT1GG/GGGGT/GG1GG g 2 0";
+
+/// Runs `python3 tool args...`; (exit code, stdout, stderr).
+fn python(tool: &str, args: &[&OsStr]) -> (Option<i32>, String, String) {
+    let tool = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tools")
+        .join(tool);
+    let output = std::process::Command::new("python3")
+        .arg(tool)
+        .args(args)
+        .output()
+        .expect("python3 runs the tool");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
 
 /// Runs the checker on `tree` (its lines joined) with its outputs in `dir/name`, kept from an
 /// earlier run unless `fresh`; (exit code, stdout, stderr).
@@ -21,22 +40,24 @@ fn run(dir: &Path, name: &str, tree: &[&str], fresh: bool) -> (Option<i32>, Stri
     std::fs::create_dir_all(&work).unwrap();
     let file = work.join("tree.txt");
     std::fs::write(&file, tree.join("\n") + "\n").unwrap();
-    let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/forbid_proof_tree.py");
-    let output = std::process::Command::new("python3")
-        .arg(tool)
-        .arg(&file)
-        .arg(dir)
-        .args(["--baghchal", env!("CARGO_BIN_EXE_baghchal")])
-        .arg("--out")
-        .arg(work.join("out"))
-        .args(["--captures-to-win", "2", "--from", ROOT, "--without-proofs"])
-        .output()
-        .expect("python3 runs the checker");
-    (
-        output.status.code(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    let (dir, file, out) = (dir.as_os_str(), file.as_os_str(), work.join("out"));
+    let mut args = vec![file, dir, OsStr::new("--out"), out.as_os_str()];
+    args.extend(common_args().map(OsStr::new));
+    python("forbid_proof_tree.py", &args)
+}
+
+/// The arguments both tools take here: the engine, the variant, the root, and no proof files.
+fn common_args() -> [&'static str; 7] {
+    let engine = env!("CARGO_BIN_EXE_baghchal");
+    [
+        "--baghchal",
+        engine,
+        "--captures-to-win",
+        "2",
+        "--from",
+        ROOT,
+        "--without-proofs",
+    ]
 }
 
 fn check(dir: &Path, name: &str, tree: &[&str]) -> (Option<i32>, String, String) {
@@ -100,4 +121,59 @@ fn the_proof_tree_checker_combines_searches_and_refuses_what_it_cannot_trust() {
     let (code, _, err) = check(&dir, "history", &["1 1024 -", "1 1024 c1 a3b4 a3 b3c3"]);
     assert_ne!(code, Some(0));
     assert!(err.contains("a history could forbid moves"), "{err}");
+}
+
+/// Runs the grower with its work in `dir/name` (kept from an earlier run) and `limits`, and
+/// small transposition tables.
+fn grow(dir: &Path, name: &str, limits: &[&str]) -> (Option<i32>, String, String) {
+    let out = dir.join(name);
+    let mut args = vec![dir.as_os_str(), OsStr::new("--out"), out.as_os_str()];
+    args.extend(common_args().map(OsStr::new));
+    args.extend(["--max-table-entries", "65536"].map(OsStr::new));
+    args.extend(limits.iter().map(OsStr::new));
+    python("forbid_proof_grow.py", &args)
+}
+
+#[test]
+fn the_proof_tree_grower_finds_a_strategy_the_checker_accepts() {
+    let dir = private_ctw2("grow");
+    start_bounds(&dir, 2, 2, QUIET).expect("placement values under forbid");
+    let small = ["--nodes", "100", "--max-nodes", "100000", "--factor", "10"];
+    let (code, out, err) = grow(&dir, "grown", &small);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("verdict: the tigers win"), "{out}");
+    // The tree it wrote, checked again from nothing (every search run anew), is a proof: a
+    // goats' root, a tigers' move after c1 (no search settles c1 at 100 expansions), and
+    // every goats' move answered.
+    let grown = std::fs::read_to_string(dir.join("grown/tree.txt")).unwrap();
+    let lines: Vec<&str> = grown.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(lines[0].ends_with(" -"), "{grown}");
+    assert!(
+        lines.iter().any(|l| l.split(' ').skip(2).count() == 2),
+        "c1 is split, not settled by one search: {grown}"
+    );
+    let (code, out, err) = check(&dir, "regrown", &lines);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("verdict: the tigers win"), "{out}");
+    // A rerun searches nothing again.
+    let (code, _, err) = grow(&dir, "grown", &small);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("expansions)"), "searched again: {err}");
+    // Without splitting a tigers' node and with at most 1,000 expansions a search, c1 stays
+    // unknown: not proven, and the tree lists what was searched.
+    let limited = [
+        "--nodes",
+        "100",
+        "--max-nodes",
+        "1000",
+        "--factor",
+        "10",
+        "--depth",
+        "0",
+    ];
+    let (code, out, err) = grow(&dir, "limited", &limited);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("verdict: not proven"), "{out}");
+    let limited = std::fs::read_to_string(dir.join("limited/tree.txt")).unwrap();
+    assert!(limited.contains("\n1000 65536 c1\n"), "{limited}");
 }

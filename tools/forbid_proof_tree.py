@@ -86,65 +86,54 @@ def describe(binary, captures_to_win, root, moves):
     return position, side, legal
 
 
-def search(binary, directory, proofs, out, index, node, position, goats_to_move):
-    """The output lines of one node's search, reused from OUT when its command is the same."""
-    nodes, entries, _ = node
+def search_command(binary, directory, proofs, position, nodes, entries, goats_to_move):
+    """The `tb forbid prove` command of one node: each move alone where the goats are to move."""
     command = [binary, "tb", "forbid", "prove", directory] + ["--with-proofs"] * proofs
     command += ["--position", position, "--nodes", str(nodes), "--table-entries", str(entries)]
-    command += ["--each-move"] * goats_to_move
+    return command + ["--each-move"] * goats_to_move
+
+
+def search(command, log, label):
+    """The output lines of `command`, kept in the file `log` with the command as its first line
+    and reused from there when the command is the same."""
     header = "$ " + shlex.join(command)
-    log = os.path.join(out, f"{index:03}.out")
     if os.path.exists(log):
         with open(log) as kept:
             lines = kept.read().splitlines()
         if lines and lines[0] == header and any(line.startswith("wall seconds") for line in lines):
             return lines
     started = time.time()
-    print(f"node {index}: {position} ({'each move' if goats_to_move else 'search'}, "
-          f"{nodes} expansions)", file=sys.stderr, flush=True)
+    position = command[command.index("--position") + 1]
+    kind = "each move" if "--each-move" in command else "search"
+    nodes = command[command.index("--nodes") + 1]
+    print(f"{label}: {position} ({kind}, {nodes} expansions)", file=sys.stderr, flush=True)
     try:
         reply = subprocess.run(command, capture_output=True, text=True)
     except OSError as error:
-        sys.exit(f"node {index}: `{header}` failed: {error}")
+        sys.exit(f"{label}: `{header}` failed: {error}")
     if reply.returncode != 0:
-        sys.exit(f"node {index}: `{header}` failed: {reply.stderr.strip()}")
+        sys.exit(f"{label}: `{header}` failed: {reply.stderr.strip()}")
     lines = [header] + reply.stdout.splitlines()
     with open(log + ".part", "w") as part:
         part.write("\n".join(lines) + "\n")
     os.replace(log + ".part", log)
-    print(f"node {index}: done in {time.time() - started:.0f} s", file=sys.stderr, flush=True)
+    print(f"{label}: done in {time.time() - started:.0f} s", file=sys.stderr, flush=True)
     return lines
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("tree")
-    parser.add_argument("dir")
-    parser.add_argument("--baghchal", default="target/release/baghchal")
-    parser.add_argument("--out", default="forbid-proof-tree")
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--captures-to-win", type=int,
-                        help="the variant of the tables, for the engine that plays the moves")
-    parser.add_argument("--from", dest="root", help="the root's position string")
-    parser.add_argument("--without-proofs", action="store_true",
-                        help="search without the values of `--entries --write`")
-    args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
+def move_results(output):
+    """{move: (value, image or None)} from an `--each-move` search's output."""
+    results = {}
+    for line in output:
+        match = MOVE_LINE.match(line)
+        if match:
+            results[match.group(1)] = (match.group(2), match.group(3))
+    return results
 
-    tree = parse_tree(args.tree)
-    described = [describe(args.baghchal, args.captures_to_win, args.root, moves)
-                 for _, _, moves in tree]
-    by_line = {}
-    for index, (_, _, moves) in enumerate(tree):
-        if moves in by_line:
-            sys.exit(f"line {' '.join(moves) or '-'} is in the tree twice")
-        by_line[moves] = index
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        jobs = [pool.submit(search, args.baghchal, args.dir, not args.without_proofs, args.out,
-                            index, node, described[index][0], described[index][1] == "g")
-                for index, node in enumerate(tree)]
-        outputs = [job.result() for job in jobs]
 
+def tree_verdicts(tree, described, outputs):
+    """Whether the tree proves each node a tigers' win, by index."""
+    by_line = {moves: index for index, (_, _, moves) in enumerate(tree)}
     proven = {}
 
     def tigers_move_won(moves):
@@ -167,11 +156,7 @@ def main():
         if side == "t":
             won = tigers_move_won(moves)
         else:
-            results = {}
-            for line in outputs[index]:
-                match = MOVE_LINE.match(line)
-                if match:
-                    results[match.group(1)] = (match.group(2), match.group(3))
+            results = move_results(outputs[index])
             if sorted(results) != sorted(legal):
                 sys.exit(f"node {index}: the search's moves are not the engine's legal moves")
 
@@ -187,14 +172,52 @@ def main():
         proven[index] = won
         return won
 
-    verdict = tigers_win(0)
+    return [tigers_win(index) for index in range(len(tree))]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("tree")
+    parser.add_argument("dir")
+    parser.add_argument("--baghchal", default="target/release/baghchal")
+    parser.add_argument("--out", default="forbid-proof-tree")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--captures-to-win", type=int,
+                        help="the variant of the tables, for the engine that plays the moves")
+    parser.add_argument("--from", dest="root", help="the root's position string")
+    parser.add_argument("--without-proofs", action="store_true",
+                        help="search without the values of `--entries --write`")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+
+    tree = parse_tree(args.tree)
+    described = [describe(args.baghchal, args.captures_to_win, args.root, moves)
+                 for _, _, moves in tree]
+    seen = set()
+    for _, _, moves in tree:
+        if moves in seen:
+            sys.exit(f"line {' '.join(moves) or '-'} is in the tree twice")
+        seen.add(moves)
+    proofs = not args.without_proofs
+
+    def node_search(index):
+        nodes, entries, _ = tree[index]
+        position, side, _ = described[index]
+        command = search_command(args.baghchal, args.dir, proofs, position, nodes, entries,
+                                 side == "g")
+        return search(command, os.path.join(args.out, f"{index:03}.out"), f"node {index}")
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        outputs = list(pool.map(node_search, range(len(tree))))
+
+    won = tree_verdicts(tree, described, outputs)
     for index, (node, output) in enumerate(zip(tree, outputs)):
         summary = next((line for line in output if line.startswith("forbid:")), "forbid: ?")
         print(f"{index:3} {' '.join(node[2]) or '(root)':45} {described[index][0]:28} "
-              f"{'tigers win' if tigers_win(index) else 'not proven':10} | {summary}")
+              f"{'tigers win' if won[index] else 'not proven':10} | {summary}")
     first = " ".join(tree[0][2]) or args.root or "the start"
-    print(f"verdict: {'the tigers win' if verdict else 'not proven'} from {first}")
-    return 0 if verdict else 1
+    print(f"verdict: {'the tigers win' if won[0] else 'not proven'} from {first}")
+    return 0 if won[0] else 1
 
 
 if __name__ == "__main__":
