@@ -1,7 +1,8 @@
 //! `tools/forbid_proof_tree.py`, the checker of a tigers' strategy made of `tb forbid prove`
 //! searches, on a small tree of CapturesToWin 2: its verdict follows the tree's searches, a
 //! missing or wrong branch leaves the root unproven, and a tree it cannot trust is refused.
-//! And `tools/forbid_proof_grow.py`, which finds such a tree: the checker accepts what it finds.
+//! And `tools/forbid_proof_grow.py`, which finds such a tree, depth first or best first: the
+//! checker accepts what it finds.
 
 use baghchal::tablebase::forbid::start::start_bounds;
 use forbid_common::{private_ctw2, run_tb, QUIET};
@@ -134,11 +135,21 @@ fn grow(dir: &Path, name: &str, limits: &[&str]) -> (Option<i32>, String, String
     python("forbid_proof_grow.py", &args)
 }
 
-#[test]
-fn the_proof_tree_grower_finds_a_strategy_the_checker_accepts() {
-    let dir = private_ctw2("grow");
+/// The grower, searching in `order`, finds a tree the checker proves, resumes without searching
+/// again, and gives up (without claiming a goats' win) where its limits are too small.
+fn grower_finds_a_strategy_the_checker_accepts(order: &str) {
+    let dir = private_ctw2(&format!("grow-{order}"));
     start_bounds(&dir, 2, 2, QUIET).expect("placement values under forbid");
-    let small = ["--nodes", "100", "--max-nodes", "100000", "--factor", "10"];
+    let small = [
+        "--nodes",
+        "100",
+        "--max-nodes",
+        "100000",
+        "--factor",
+        "10",
+        "--order",
+        order,
+    ];
     let (code, out, err) = grow(&dir, "grown", &small);
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(out.contains("verdict: the tigers win"), "{out}");
@@ -170,10 +181,50 @@ fn the_proof_tree_grower_finds_a_strategy_the_checker_accepts() {
         "10",
         "--depth",
         "0",
+        "--order",
+        order,
     ];
     let (code, out, err) = grow(&dir, "limited", &limited);
     assert_eq!(code, Some(1), "{out}{err}");
     assert!(out.contains("verdict: not proven"), "{out}");
+    assert!(err.contains("search: unknown from"), "{err}");
     let limited = std::fs::read_to_string(dir.join("limited/tree.txt")).unwrap();
     assert!(limited.contains("\n1000 65536 c1\n"), "{limited}");
+}
+
+#[test]
+fn the_depth_first_proof_tree_grower_finds_a_strategy_the_checker_accepts() {
+    grower_finds_a_strategy_the_checker_accepts("depth-first");
+}
+
+#[test]
+fn the_best_first_proof_tree_grower_finds_a_strategy_the_checker_accepts() {
+    grower_finds_a_strategy_the_checker_accepts("best-first");
+}
+
+/// Where the grower splits a tigers' node it takes no two moves whose positions are symmetric
+/// images: after c1 from the start, `e1d1` mirrors `a1b1`, so `a1a2` comes second.
+#[test]
+fn the_proof_tree_grower_splits_on_no_two_symmetric_moves() {
+    let tools = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools");
+    let script = format!(
+        "import argparse, sys\n\
+         sys.path.insert(0, {tools:?})\n\
+         import forbid_proof_grow as grow\n\
+         args = argparse.Namespace(baghchal={engine:?}, captures_to_win=None, root=None, width=2)\n\
+         ranked = [(1, 'a1b1'), (1, 'e1d1'), (2, 'a1a2'), (3, 'e1e2')]\n\
+         print([move for _, move in grow.DepthFirst(args).most_promising(('c1',), ranked)])\n",
+        engine = env!("CARGO_BIN_EXE_baghchal"),
+    );
+    let output = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(stdout.trim(), "['a1b1', 'a1a2']");
 }
