@@ -162,8 +162,7 @@ class DepthFirst(Grower):
         split_done = depth >= self.args.depth or in_hand == 0
         for nodes in self.budgets():
             output, limits = self.run(line, nodes)
-            value = next((row.split(":")[1].split("(")[0].strip()
-                          for row in output if row.startswith("forbid:")), OPEN)
+            value, _ = search_summary(output)
             if value != OPEN:
                 return value, [(limits, line)] if value == WON else []
             if split_done or nodes < self.args.split_nodes:
@@ -272,11 +271,9 @@ class BestFirst(Grower):
             return
         output, _ = self.run(node.line, nodes)
         node.budget, node.rows = nodes, list(move_rows(output))
-        summary = next((row for row in output if row.startswith("forbid:")), "")
-        node.value = summary.split(":")[1].split("(")[0].strip() if summary else OPEN
-        if "root proof " in summary:
-            found = summary.split("root proof ", 1)[1].split(",")[0].split(" disproof ")
-            node.own = tuple(number(n) for n in found)
+        node.value, found = search_summary(output)
+        if found is not None:
+            node.own = found
 
     def proof(self, node):
         """The proof's nodes below a node proven won."""
@@ -374,10 +371,28 @@ def number(text):
 def root_numbers(output, move):
     """(proof, disproof) of the root of the `--each-move` search of `move` (the tigers' view)."""
     for found, rest in move_rows(output):
-        if found == move and "root proof " in rest:
-            found_numbers = rest.split("root proof ", 1)[1].split(",")[0].split(" disproof ")
-            return tuple(number(n) for n in found_numbers)
+        if found == move:
+            return searched_numbers(rest) or (INF, INF)
     return (INF, INF)
+
+
+def search_summary(output):
+    """(value, root's (proof, disproof) or None) from a whole search's `forbid:` line; unknown
+    without one."""
+    row = next((row for row in output if row.startswith("forbid:")), None)
+    if row is None:
+        return OPEN, None
+    rest = row.split(":", 1)[1]
+    return rest.split("(")[0].strip(), searched_numbers(rest)
+
+
+def searched_numbers(text):
+    """(proof, disproof) of a search's root from the `root proof P disproof D` in its line, or
+    None when it has none."""
+    if "root proof " not in text:
+        return None
+    found = text.split("root proof ", 1)[1].split(",")[0].split(" disproof ")
+    return tuple(number(n) for n in found)
 
 
 def main():
