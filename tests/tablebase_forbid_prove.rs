@@ -241,23 +241,30 @@ fn tb_forbid_prove_entries_reports_every_layer() {
         "20",
         "--nodes",
         "20000",
+        "--after-captures",
     ];
     let (ok, out, err) = run_tb(&args);
     assert!(ok, "{err}");
-    let rows: Vec<Vec<u64>> = out
+    let rows: Vec<(String, Vec<u64>)> = out
         .lines()
         .filter(|line| line.trim_start().starts_with(|c: char| c.is_ascii_digit()))
         .map(|line| {
-            let fields = line.split_whitespace().take(6);
-            fields.map(|f| f.parse().expect("a count")).collect()
+            let mut fields = line.split_whitespace();
+            let layer = fields.next().expect("a layer");
+            let side = fields.next().expect("a side").to_string();
+            let counts = std::iter::once(layer).chain(fields.take(5));
+            (side, counts.map(|f| f.parse().expect("a count")).collect())
         })
         .collect();
-    // Layers 1 then 0: unknown, searched, tigers win, goats win, unsettled.
+    // Layers 1 then 0, each with the tigers then the goats to move: unknown, searched, tigers
+    // win, goats win, unsettled.
+    let order: Vec<(u64, &str)> = rows.iter().map(|(s, r)| (r[0], s.as_str())).collect();
     assert_eq!(
-        rows.iter().map(|r| r[0]).collect::<Vec<_>>(),
-        [1, 0],
+        order,
+        [(1, "tigers"), (1, "goats"), (0, "tigers"), (0, "goats")],
         "{out}"
     );
+    let rows: Vec<Vec<u64>> = rows.into_iter().map(|(_, r)| r).collect();
     for row in &rows {
         let [_, unknown, searched, tigers, goats, open] = row[..] else {
             panic!("{out}");
@@ -383,6 +390,7 @@ fn entries_keep_their_values_resume_and_narrow_the_start_bounds() {
         sample: Some(40),
         threads: 2,
         write: true,
+        after_captures: false,
     };
     let first = prove_entries(&dir, options, QUIET).expect("entries");
     let settled: u64 = first.iter().map(|l| l.tigers_win + l.goats_win).sum();
@@ -605,4 +613,136 @@ fn each_move_searched_alone_agrees_with_the_game_and_shares_the_images() {
         }
     }
     assert!(agreed >= 2, "{agreed} roots settled both ways");
+}
+
+#[test]
+fn entries_after_captures_are_confirmed_and_settle_the_searches_of_the_layer_below() {
+    // With after_captures the entry pass also searches the goats-to-move table draws (the
+    // states right after a capture), layer 1 before layer 0. Each value it keeps is the one a
+    // search without the stored values finds (where that settles); a prover given the values
+    // settles such a state at once, and a search from the layer below that captures into one
+    // reads it there, with the value it finds without them.
+    use baghchal::tablebase::forbid::entries::{prove_entries, EntryOptions};
+    use baghchal::tablebase::forbid::file::{proof_path, read_forbid};
+    use baghchal::tablebase::forbid::proved::ProvedEntries;
+    use std::sync::Arc;
+    let dir = private_ctw2("after-captures");
+    let pass = EntryOptions {
+        nodes_per_entry: 20_000,
+        table_entries: 1 << 20,
+        sample: Some(40),
+        threads: 2,
+        write: true,
+        after_captures: true,
+    };
+    let run = prove_entries(&dir, pass, QUIET).expect("entries");
+    let order: Vec<(u8, Side)> = run.iter().map(|l| (l.captured, l.side)).collect();
+    let expected = [
+        (1, Side::Tigers),
+        (1, Side::Goats),
+        (0, Side::Tigers),
+        (0, Side::Goats),
+    ];
+    assert_eq!(order, expected, "{run:?}");
+    let (tables, forbid) = opened(2);
+    let positions: Vec<u64> = tables.headers().iter().map(|h| h.positions).collect();
+    let read = ProvedEntries::read(&dir, table_rules(2), &positions).expect("proof files");
+    let proved = Arc::new(read);
+    let mut independent = Prover::new(&tables, Some(&forbid), options_for_check());
+    let mut given = Prover::new(&tables, Some(&forbid), options(20_000, true));
+    given.set_proved(Some(Arc::clone(&proved)));
+    let (mut kept, mut confirmed) = (0, 0);
+    for layer in run.iter().filter(|l| l.side == Side::Goats) {
+        let count = positions[usize::from(layer.captured)];
+        let path = proof_path(&dir, layer.captured);
+        let (header, codes) =
+            read_forbid(&path, table_rules(2), layer.captured, count).expect("proof file");
+        // The counts are the mover's: the goats' wins, then their losses.
+        assert_eq!(header.counts[0][..2], [layer.goats_win, layer.tigers_win]);
+        let index = LayerIndex::get(usize::from(layer.captured) + 1);
+        for (class, &code) in codes[..count as usize].iter().enumerate() {
+            let Some(value) = ForbidValue::from_code(code).filter(|v| v.is_proven()) else {
+                continue;
+            };
+            kept += 1;
+            let position = board_position(index.decode(class as u32), 0, layer.captured);
+            assert_eq!(forbid.stored(&position), Some(ForbidValue::Unknown));
+            assert_eq!(proved.value(&position), Some(value), "{position}");
+            let at_once = given.prove(&[position], QUIET);
+            assert_eq!((at_once.value, at_once.nodes), (value, 0), "{position}");
+            let check = independent.prove(&[position], QUIET).value;
+            if check != ForbidValue::Unknown {
+                assert_eq!(check, value, "{position}");
+                confirmed += 1;
+            }
+        }
+    }
+    let settled: u64 = run
+        .iter()
+        .filter(|l| l.side == Side::Goats)
+        .map(|l| l.tigers_win + l.goats_win)
+        .sum();
+    assert_eq!(kept, settled);
+    assert!(
+        kept >= 10 && confirmed >= 5,
+        "{kept} kept, {confirmed} confirmed"
+    );
+    // The layer below reads them inside its searches. Tigers-to-move table draws of layer 0
+    // that the solver left unknown and that can capture: each capture's state searched alone,
+    // its value given to a prover, which then finds the parent's value that a prover without
+    // it finds, with fewer expansions for some.
+    let rules = forbid_rules(2);
+    let parents: Vec<Position> = table_draws(2, &tables, &forbid, 3)
+        .into_iter()
+        .filter(|(p, stored)| {
+            *stored == ForbidValue::Unknown
+                && p.goats_captured() == 0
+                && p.side_to_move() == Side::Tigers
+        })
+        .map(|(p, _)| p)
+        .filter(|p| {
+            p.legal_moves(&rules)
+                .iter()
+                .any(|&mv| p.played(mv).goats_captured() == 1)
+        })
+        .take(30)
+        .collect();
+    assert!(parents.len() >= 10, "{} parents", parents.len());
+    let layer_1 = LayerIndex::get(2);
+    let mut codes = vec![0; 2 * positions[1] as usize];
+    let mut alone = Prover::new(&tables, Some(&forbid), options(20_000, true));
+    for parent in &parents {
+        for mv in parent.legal_moves(&rules).iter() {
+            let child = parent.played(*mv);
+            if child.goats_captured() == 1 && forbid.stored(&child) == Some(ForbidValue::Unknown) {
+                let (class, _) = layer_1.encode(child.tigers().0, child.empty().0);
+                let value = alone.prove(&[child], QUIET).value;
+                codes[positions[1] as usize * usize::from(child.side_to_move() == Side::Tigers)
+                    + class as usize] = value.code();
+            }
+        }
+    }
+    let mut found = ProvedEntries::new(2);
+    found.set_layer(1, codes);
+    let proved = Arc::new(found);
+    let (mut agree, mut fewer) = (0, 0);
+    for parent in &parents {
+        let mut with = Prover::new(&tables, Some(&forbid), options(20_000, true));
+        with.set_proved(Some(Arc::clone(&proved)));
+        let mut without = Prover::new(&tables, Some(&forbid), options(20_000, true));
+        let (a, b) = (
+            with.prove(&[*parent], QUIET),
+            without.prove(&[*parent], QUIET),
+        );
+        if a.value.is_proven() && b.value.is_proven() {
+            assert_eq!(a.value, b.value, "{parent}");
+            agree += 1;
+        }
+        fewer += usize::from(a.nodes < b.nodes);
+    }
+    eprintln!(
+        "{agree} of {} agree, {fewer} with fewer expansions",
+        parents.len()
+    );
+    assert!(agree >= 3 && fewer >= 1, "{agree} agree, {fewer} fewer");
 }

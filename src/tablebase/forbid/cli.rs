@@ -5,6 +5,7 @@ use super::entries::{prove_entries, EntryOptions};
 use super::prove::{
     EachMove, MoveProof, ProveOptions, ProveResult, Prover, DEFAULT_TABLE_ENTRIES, SEARCH_STACK,
 };
+use super::proved::ProvedEntries;
 use super::solve::{solve_tables, SolveOptions, DEFAULT_NODE_BUDGET, MAX_STATES_LIMIT};
 use super::start::{proved_placement_dir, start_bounds_with};
 use super::tables::ForbidTables;
@@ -17,6 +18,7 @@ use crate::{Position, Side};
 use clap::Subcommand;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// `tb forbid` subcommands (see docs/forbid.md).
@@ -93,9 +95,15 @@ pub enum ForbidCommand {
         /// with at least this --nodes; written as the search goes), for `start --with-proofs`.
         #[arg(long, requires = "entries")]
         write: bool,
+        /// With --entries: also every unknown table draw with goats to move (the states right
+        /// after a capture), each layer before the one below, whose searches then stop at
+        /// those it settles.
+        #[arg(long, requires = "entries")]
+        after_captures: bool,
         /// Read the placement values of `start --with-proofs` (which count the values
-        /// `--entries --write` settled) instead of those of `start`: a search from a placement
-        /// position then stops at every one they decide.
+        /// `--entries --write` settled) instead of those of `start`, and the proof files: a
+        /// search then stops at every position they decide (with `--after-captures`, also at
+        /// the states right after a capture that the entry pass settled).
         #[arg(long, conflicts_with = "entries")]
         with_proofs: bool,
     },
@@ -203,6 +211,7 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
             sample,
             threads,
             write,
+            after_captures,
             ..
         } => {
             let options = EntryOptions {
@@ -211,18 +220,20 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
                 sample,
                 threads: threads.unwrap_or_else(default_threads),
                 write,
+                after_captures,
             };
             let layers = prove_entries(&dir, options, progress).map_err(|e| e.to_string())?;
             writeln!(
                 out,
-                "layer   unknown  searched  tigers-win  goats-win  unsettled       nodes  most-nodes-settled  seconds  settled-before  unsettled-before"
+                "layer side     unknown  searched  tigers-win  goats-win  unsettled       nodes  most-nodes-settled  seconds  settled-before  unsettled-before"
             )
             .map_err(write_error)?;
             for l in &layers {
                 writeln!(
                     out,
-                    "{:>5} {:>9} {:>9} {:>11} {:>10} {:>10} {:>11} {:>19} {:>8.1} {:>15} {:>17}",
+                    "{:>5} {:<6} {:>9} {:>9} {:>11} {:>10} {:>10} {:>11} {:>19} {:>8.1} {:>15} {:>17}",
                     l.captured,
+                    l.side.to_string(),
                     l.unknown,
                     l.searched,
                     l.tigers_win,
@@ -307,11 +318,17 @@ fn print_proof(
             dir.display()
         ));
     };
+    let mut proved = None;
     if with_proofs {
-        let proved = proved_placement_dir(dir).map_err(|e| e.to_string())?;
-        forbid.use_placement_values(&proved, &tables).map_err(|e| {
-            format!("{e}: run `tb forbid start --with-proofs` after `prove --entries --write`")
-        })?;
+        let placement = proved_placement_dir(dir).map_err(|e| e.to_string())?;
+        forbid
+            .use_placement_values(&placement, &tables)
+            .map_err(|e| {
+                format!("{e}: run `tb forbid start --with-proofs` after `prove --entries --write`")
+            })?;
+        let positions: Vec<u64> = tables.headers().iter().map(|h| h.positions).collect();
+        let read = ProvedEntries::read(dir, rules, &positions).map_err(|e| e.to_string())?;
+        proved = Some(Arc::new(read));
     }
     let mut corrupt = tables
         .placement()
@@ -357,7 +374,9 @@ fn print_proof(
             // The search (and the sender it holds) moves into the thread, so that the lines
             // end when it does.
             .spawn_scoped(scope, move || {
-                search(&mut Prover::new(tables, Some(forbid), options))
+                let mut prover = Prover::new(tables, Some(forbid), options);
+                prover.set_proved(proved);
+                search(&mut prover)
             })
             .map_err(|e| format!("cannot start the search: {e}"))?;
         for line in printed.iter() {

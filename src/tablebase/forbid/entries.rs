@@ -1,11 +1,13 @@
 //! `tb forbid prove --entries`: the proof search ([`super::prove`]) from every table draw with
 //! tigers to move whose forbid value the component solver left unknown: the first movement
 //! states the placement phase can end in, so the inputs of `tb forbid start` that separate its
-//! two bounds.
+//! two bounds. With `after_captures`, also from every such table draw with goats to move: the
+//! states right after a capture in the movement phase.
 //!
 //! Layers are taken from the last one down, as the solver does, so that a search in a lower
-//! layer finds the higher layers' entry values it captures into already settled (each worker's
-//! prover keeps the settled entries of its transposition table from one entry to the next).
+//! layer finds the higher layers' entry values it captures into already settled: the provers
+//! read the values found in the higher layers ([`ProvedEntries`]), and each worker's prover
+//! keeps the settled entries of its transposition table from one entry to the next.
 //! With `write`, the values found go to the layer's proof file ([`proof_path`]) every few
 //! thousand entries, and a later run searches only the entries it does not settle: the work is
 //! kept across interruptions and can be split between runs (by `sample`, or by machine). An
@@ -15,15 +17,18 @@
 
 use super::file::{code_counts, forbid_path, proof_path, read_forbid, write_forbid, ForbidHeader};
 use super::prove::{ProveOptions, Prover, SEARCH_STACK};
+use super::proved::ProvedEntries;
 use super::tables::ForbidTables;
 use super::ForbidValue;
 use crate::tablebase::generate::Progress;
-use crate::tablebase::graph::TIGERS;
+use crate::tablebase::graph::{GOATS, TIGERS};
 use crate::tablebase::index::LayerIndex;
 use crate::tablebase::verify::board_position;
 use crate::tablebase::{Tablebase, TablebaseError};
+use crate::Side;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// What to search.
@@ -41,14 +46,20 @@ pub struct EntryOptions {
     /// settled entries, and its unknown ones if searched with at least `nodes_per_entry`, are
     /// not searched again), written as the search goes.
     pub write: bool,
+    /// Whether to search the table draws with goats to move too (right after a capture), each
+    /// layer before the one below, whose searches then stop at them.
+    pub after_captures: bool,
 }
 
-/// One layer's entries after the search.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// One layer's entries with one side to move, after the search.
+#[derive(Clone, Debug, PartialEq)]
 pub struct EntryLayer {
     /// Goats captured.
     pub captured: u8,
-    /// Unknown table-draw classes with tigers to move.
+    /// The side to move: the tigers (right after the last placement) or the goats (right
+    /// after a capture).
+    pub side: Side,
+    /// Unknown table-draw classes with that side to move.
     pub unknown: u64,
     /// Of them, settled by an earlier run (in the proof file; with `write` only).
     pub settled_before: u64,
@@ -70,7 +81,9 @@ pub struct EntryLayer {
 }
 
 /// Searches the unknown entries of every layer of the tables in `dir` (with their forbid files),
-/// from the last layer down; with `options.write`, keeps the values in the proof files.
+/// from the last layer down, the tigers' side then (with `options.after_captures`) the goats';
+/// with `options.write`, keeps the values in the proof files. One [`EntryLayer`] per layer and
+/// side searched, in that order.
 ///
 /// # Errors
 /// Missing, corrupt or mismatched tables or forbid files, a proof file made for other rules,
@@ -100,35 +113,85 @@ pub fn prove_entries(
     let mut provers: Vec<Prover<'_>> = (0..threads)
         .map(|_| Prover::new(&tables, Some(&forbid), prove_options))
         .collect();
+    let sides: &[usize] = match options.after_captures {
+        true => &[TIGERS, GOATS],
+        false => &[TIGERS],
+    };
+    let mut found_so_far = ProvedEntries::new(rules.captures_to_win);
     let mut layers = Vec::new();
     for captured in (0..rules.captures_to_win).rev() {
-        let started = Instant::now();
         let positions = tables.headers()[usize::from(captured)].positions;
-        let tigers = TIGERS * positions as usize;
         let (_, codes) = read_forbid(&forbid_path(dir, captured), rules, captured, positions)?;
         let path = proof_path(dir, captured);
         let mut proofs = match options.write {
-            true => Some(read_proofs(
-                &path,
-                rules,
+            true => read_proofs(&path, rules, captured, positions, options.nodes_per_entry)?,
+            false => vec![0; 2 * positions as usize],
+        };
+        for &side in sides {
+            let search = LayerSearch {
                 captured,
+                side,
                 positions,
-                options.nodes_per_entry,
-            )?),
-            false => None,
-        };
-        let earlier = |class: u64| {
-            let code = proofs
-                .as_ref()
-                .map_or(0, |proofs| proofs[tigers + class as usize]);
-            ForbidValue::from_code(code)
-        };
-        let unknown: Vec<u64> = (0..positions)
+                codes: &codes,
+            };
+            let layer = search.run(&mut provers, &mut proofs, options, progress, |proofs| {
+                if !options.write {
+                    return Ok(());
+                }
+                // Written after every chunk: an interrupted run keeps what it settled.
+                let header = ForbidHeader {
+                    rules,
+                    captured,
+                    positions,
+                    max_states: 0,
+                    node_budget: options.nodes_per_entry,
+                    counts: code_counts(proofs, positions as usize),
+                };
+                write_forbid(&path, &header, proofs)
+            })?;
+            layers.push(layer);
+        }
+        // The layers below capture into this one: their searches stop at its values.
+        found_so_far.set_layer(captured, proofs);
+        let shared = Arc::new(found_so_far.clone());
+        for prover in &mut provers {
+            prover.set_proved(Some(Arc::clone(&shared)));
+        }
+    }
+    Ok(layers)
+}
+
+/// The entries of one layer with one side to move.
+struct LayerSearch<'s> {
+    captured: u8,
+    /// [`GOATS`] or [`TIGERS`].
+    side: usize,
+    /// Classes a side.
+    positions: u64,
+    /// The forbid file's codes (goats to move first).
+    codes: &'s [u8],
+}
+
+impl LayerSearch<'_> {
+    /// Searches the unknown entries not in `proofs` (the proof file's codes, or all 0), puts
+    /// their values there and calls `save` after each chunk.
+    fn run(
+        &self,
+        provers: &mut [Prover<'_>],
+        proofs: &mut [u8],
+        options: EntryOptions,
+        progress: Progress,
+        save: impl Fn(&[u8]) -> Result<(), TablebaseError>,
+    ) -> Result<EntryLayer, TablebaseError> {
+        let started = Instant::now();
+        let (captured, offset) = (self.captured, self.side * self.positions as usize);
+        let unknown: Vec<u64> = (0..self.positions)
             .filter(|&class| {
-                let code = codes[tigers + class as usize];
+                let code = self.codes[offset + class as usize];
                 ForbidValue::from_code(code) == Some(ForbidValue::Unknown)
             })
             .collect();
+        let earlier = |class: u64| ForbidValue::from_code(proofs[offset + class as usize]);
         let open: Vec<u64> = unknown
             .iter()
             .copied()
@@ -143,57 +206,62 @@ pub fn prove_entries(
             _ => 1,
         };
         let chosen: Vec<u64> = open.iter().step_by(step as usize).copied().collect();
+        let side = if self.side == TIGERS {
+            Side::Tigers
+        } else {
+            Side::Goats
+        };
         let mut layer = EntryLayer {
             captured,
+            side,
             unknown: unknown.len() as u64,
             settled_before,
             unsettled_before: (unknown.len() - open.len()) as u64 - settled_before,
-            ..EntryLayer::default()
+            searched: 0,
+            tigers_win: 0,
+            goats_win: 0,
+            nodes: 0,
+            most_nodes_settled: 0,
+            seconds: 0.0,
         };
-        let phase = format!("forbid proof of layer {captured} entries");
+        let phase = match side {
+            Side::Tigers => format!("forbid proof of layer {captured} entries"),
+            Side::Goats => format!("forbid proof of layer {captured} entries after a capture"),
+        };
         let done = AtomicU64::new(0);
         for chunk in chosen.chunks(WRITE_EVERY) {
             let search = Chunk {
                 classes: chunk,
                 captured,
+                side: self.side,
                 done: &done,
                 total: chosen.len() as u64,
                 phase: &phase,
             };
-            let found = search.run(&mut provers, progress);
-            for (class, value, nodes) in found {
+            for (class, value, nodes) in search.run(provers, progress) {
                 layer.searched += 1;
                 layer.nodes += nodes;
-                match value {
-                    ForbidValue::Win => layer.tigers_win += 1,
-                    ForbidValue::Loss => layer.goats_win += 1,
-                    ForbidValue::Unknown => {}
+                // The value is the mover's.
+                match (value, side) {
+                    (ForbidValue::Win, Side::Tigers) | (ForbidValue::Loss, Side::Goats) => {
+                        layer.tigers_win += 1;
+                    }
+                    (ForbidValue::Win, Side::Goats) | (ForbidValue::Loss, Side::Tigers) => {
+                        layer.goats_win += 1;
+                    }
+                    (ForbidValue::Unknown, _) => {}
                 }
                 if value.is_proven() {
                     layer.most_nodes_settled = layer.most_nodes_settled.max(nodes);
                 }
-                if let Some(proofs) = proofs.as_mut() {
-                    proofs[tigers + class as usize] = value.code();
-                }
+                proofs[offset + class as usize] = value.code();
             }
-            if let Some(proofs) = &proofs {
-                // Written after every chunk: an interrupted run keeps what it settled.
-                let header = ForbidHeader {
-                    rules,
-                    captured,
-                    positions,
-                    max_states: 0,
-                    node_budget: options.nodes_per_entry,
-                    counts: code_counts(proofs, positions as usize),
-                };
-                write_forbid(&path, &header, proofs)?;
-            }
+            save(proofs)?;
         }
         progress(&phase, chosen.len() as u64, chosen.len() as u64);
         layer.seconds = started.elapsed().as_secs_f64();
-        layers.push(layer);
+        Ok(layer)
     }
-    Ok(layers)
 }
 
 /// Entries searched between two writes of the proof file.
@@ -239,6 +307,8 @@ fn read_proofs(
 struct Chunk<'c> {
     classes: &'c [u64],
     captured: u8,
+    /// The side to move ([`GOATS`] or [`TIGERS`]).
+    side: usize,
     /// Entries of the layer searched so far (for progress), and how many there are.
     done: &'c AtomicU64,
     total: u64,
@@ -247,7 +317,7 @@ struct Chunk<'c> {
 
 impl Chunk<'_> {
     /// Searches every class with one worker thread per prover; returns each class's value
-    /// for the tigers (to move) and the nodes its search expanded.
+    /// for its mover and the nodes its search expanded.
     fn run(&self, provers: &mut [Prover<'_>], progress: Progress) -> Vec<(u64, ForbidValue, u64)> {
         let workers = provers.len();
         let index = LayerIndex::get(usize::from(self.captured) + 1);
@@ -261,7 +331,7 @@ impl Chunk<'_> {
                         let mut found = Vec::new();
                         for &class in self.classes.iter().skip(worker).step_by(workers) {
                             let board = index.decode(class as u32);
-                            let position = board_position(board, TIGERS, self.captured);
+                            let position = board_position(board, self.side, self.captured);
                             let result = prover.prove(&[position], &|_, _, _| {});
                             found.push((class, result.value, result.nodes));
                             let finished = self.done.fetch_add(1, Ordering::Relaxed) + 1;

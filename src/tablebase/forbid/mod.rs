@@ -17,6 +17,7 @@ pub mod file;
 pub mod history;
 pub mod probe;
 pub mod prove;
+pub mod proved;
 pub mod raw;
 pub mod scc;
 pub mod solve;

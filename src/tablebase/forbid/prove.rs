@@ -6,7 +6,8 @@
 //! a proof number (how many leaves must still be settled to show that its mover wins) and a
 //! disproof number (to show that the mover loses), kept in a transposition table. Leaves are
 //! settled by what is proven whatever the history: a table win or loss (claim 2: the path
-//! inside a layer holds table draws only), a stored forbid value, or a placement value under
+//! inside a layer holds table draws only), a stored forbid value, an earlier proof search's
+//! value from an empty history when given ([`ProvedEntries`]), or a placement value under
 //! forbid; a table draw with a history is settled by [`ForbidJudge`] when its component is
 //! small, and searched otherwise.
 //!
@@ -20,6 +21,7 @@
 //! position's, and the rules do not change under them), so symmetric ones share an entry.
 
 use super::history::ForbidJudge;
+use super::proved::ProvedEntries;
 use super::tables::ForbidTables;
 use super::ForbidValue;
 use crate::tablebase::generate::Progress;
@@ -29,6 +31,7 @@ use crate::zobrist::{history_key, mix};
 use crate::{Bitboard, Move, Position, Repetition, Rules};
 use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// A proof or disproof number that cannot be reached (the node is settled the other way).
@@ -286,6 +289,9 @@ pub struct Prover<'a> {
     limit: u64,
     /// Asked every [`STOP_CHECK`] expansions whether to stop now (a caller's clock or flag).
     stop: Option<&'a (dyn Fn() -> bool + Sync)>,
+    /// Values of states right after the last placement or a capture that earlier proof
+    /// searches settled (with `use_stored`).
+    proved: Option<Arc<ProvedEntries>>,
 }
 
 /// Expansions between two questions to a prover's stop hook.
@@ -315,6 +321,7 @@ impl<'a> Prover<'a> {
             expansions: 0,
             limit: 0,
             stop: None,
+            proved: None,
         }
     }
 
@@ -323,6 +330,12 @@ impl<'a> Prover<'a> {
     pub fn with_stop(mut self, stop: &'a (dyn Fn() -> bool + Sync)) -> Prover<'a> {
         self.stop = Some(stop);
         self
+    }
+
+    /// Settles, from now on, a state with an empty history and no goat in hand by `proved`
+    /// where it holds a win or a loss (with `use_stored`; `None`: no more).
+    pub fn set_proved(&mut self, proved: Option<Arc<ProvedEntries>>) {
+        self.proved = proved.filter(|_| self.options.use_stored);
     }
 
     /// Sets the expansions allowed to each root from now on (the table is kept: a root
@@ -675,7 +688,11 @@ impl<'a> Prover<'a> {
             (_, Some(judge)) => Some(judge.value_after_draws(position, earlier, COMPONENT_BUDGET)),
             _ => None,
         };
-        stored.filter(|value| value.is_proven())
+        let proved = || match &self.proved {
+            Some(proved) if earlier.is_empty() => proved.value(position),
+            _ => None,
+        };
+        stored.filter(|value| value.is_proven()).or_else(proved)
     }
 }
 
