@@ -86,6 +86,18 @@ impl fmt::Display for ForbidValue {
     }
 }
 
+/// Where a movement position's code is in a forbid or proof file: its layer (goats captured),
+/// the side to move's index (goats first) and its symmetry class; `None` with goats in hand.
+pub fn file_slot(position: &crate::Position) -> Option<(u8, usize, usize)> {
+    if position.goats_in_hand() != 0 {
+        return None;
+    }
+    let captured = position.goats_captured();
+    let index = super::index::LayerIndex::get(usize::from(captured) + 1);
+    let (class, _) = index.encode(position.tigers().0, position.empty().0);
+    Some((captured, position.side_to_move().index(), class as usize))
+}
+
 /// The forbid value of a table value that is not a draw (from an empty history it holds).
 pub fn of_table(byte: u8) -> Option<ForbidValue> {
     match decode_value(byte).wdl {

@@ -7,8 +7,7 @@
 //! keys), not a value of the component solver: the engine and the referee do not read them.
 
 use super::file::{proof_path, read_forbid};
-use super::ForbidValue;
-use crate::tablebase::index::LayerIndex;
+use super::{file_slot, ForbidValue};
 use crate::tablebase::{TableRules, TablebaseError};
 use crate::Position;
 use std::path::Path;
@@ -58,15 +57,9 @@ impl ProvedEntries {
     /// The settled value of `position` for its mover, from an empty history: `None` when it
     /// has goats in hand, or its layer has no values, or its value was not settled.
     pub fn value(&self, position: &Position) -> Option<ForbidValue> {
-        if position.goats_in_hand() != 0 {
-            return None;
-        }
-        let captured = position.goats_captured();
+        let (captured, side, class) = file_slot(position)?;
         let codes = self.layers.get(usize::from(captured))?.as_ref()?;
-        let index = LayerIndex::get(usize::from(captured) + 1);
-        let (class, _) = index.encode(position.tigers().0, position.empty().0);
-        let half = codes.len() / 2;
-        let code = codes[position.side_to_move().index() * half + class as usize];
+        let code = codes[side * codes.len() / 2 + class];
         ForbidValue::from_code(code).filter(|value| value.is_proven())
     }
 }

@@ -19,9 +19,8 @@
 
 use super::file::{forbid_path, open_forbid, ForbidCodes};
 use super::start::{forbid_byte, placement_dir, PLACEMENT_DIR_PREFIX};
-use super::ForbidValue;
+use super::{file_slot, ForbidValue};
 use crate::tablebase::file::{PayloadCheck, PayloadStatus};
-use crate::tablebase::index::LayerIndex;
 use crate::tablebase::placement::PlacementTables;
 use crate::tablebase::stamp::{FileIdentity, Stamps};
 use crate::tablebase::{Tablebase, TablebaseError, Wdl};
@@ -331,15 +330,8 @@ impl ForbidTables {
     /// position has goats in hand, its layer has no forbid file, or it is not a table draw (code
     /// 0: its table value is the value).
     pub fn stored(&self, position: &Position) -> Option<ForbidValue> {
-        if position.goats_in_hand() != 0 {
-            return None;
-        }
-        let captured = position.goats_captured();
+        let (captured, side, at) = file_slot(position)?;
         let layer = self.layers.get(usize::from(captured))?.as_ref()?;
-        let index = LayerIndex::get(usize::from(captured) + 1);
-        let (class, _) = index.encode(position.tigers().0, position.empty().0);
-        let side = position.side_to_move().index();
-        let at = class as usize;
         let byte = layer.packed[side * layer.positions.div_ceil(4) + at / 4];
         ForbidValue::from_code((byte >> (2 * (at % 4))) & 3)
     }
