@@ -21,7 +21,6 @@ use super::proved::ProvedEntries;
 use super::tables::ForbidTables;
 use super::ForbidValue;
 use crate::tablebase::generate::Progress;
-use crate::tablebase::graph::{GOATS, TIGERS};
 use crate::tablebase::index::LayerIndex;
 use crate::tablebase::verify::board_position;
 use crate::tablebase::{Tablebase, TablebaseError};
@@ -113,9 +112,9 @@ pub fn prove_entries(
     let mut provers: Vec<Prover<'_>> = (0..threads)
         .map(|_| Prover::new(&tables, Some(&forbid), prove_options))
         .collect();
-    let sides: &[usize] = match options.after_captures {
-        true => &[TIGERS, GOATS],
-        false => &[TIGERS],
+    let sides: &[Side] = match options.after_captures {
+        true => &[Side::Tigers, Side::Goats],
+        false => &[Side::Tigers],
     };
     let mut found_so_far = ProvedEntries::new(rules.captures_to_win);
     let mut layers = Vec::new();
@@ -164,8 +163,7 @@ pub fn prove_entries(
 /// The entries of one layer with one side to move.
 struct LayerSearch<'s> {
     captured: u8,
-    /// [`GOATS`] or [`TIGERS`].
-    side: usize,
+    side: Side,
     /// Classes a side.
     positions: u64,
     /// The forbid file's codes (goats to move first).
@@ -184,7 +182,8 @@ impl LayerSearch<'_> {
         save: impl Fn(&[u8]) -> Result<(), TablebaseError>,
     ) -> Result<EntryLayer, TablebaseError> {
         let started = Instant::now();
-        let (captured, offset) = (self.captured, self.side * self.positions as usize);
+        let (captured, side) = (self.captured, self.side);
+        let offset = side.index() * self.positions as usize;
         let unknown: Vec<u64> = (0..self.positions)
             .filter(|&class| {
                 let code = self.codes[offset + class as usize];
@@ -206,11 +205,6 @@ impl LayerSearch<'_> {
             _ => 1,
         };
         let chosen: Vec<u64> = open.iter().step_by(step as usize).copied().collect();
-        let side = if self.side == TIGERS {
-            Side::Tigers
-        } else {
-            Side::Goats
-        };
         let mut layer = EntryLayer {
             captured,
             side,
@@ -233,7 +227,7 @@ impl LayerSearch<'_> {
             let search = Chunk {
                 classes: chunk,
                 captured,
-                side: self.side,
+                side,
                 done: &done,
                 total: chosen.len() as u64,
                 phase: &phase,
@@ -307,8 +301,7 @@ fn read_proofs(
 struct Chunk<'c> {
     classes: &'c [u64],
     captured: u8,
-    /// The side to move ([`GOATS`] or [`TIGERS`]).
-    side: usize,
+    side: Side,
     /// Entries of the layer searched so far (for progress), and how many there are.
     done: &'c AtomicU64,
     total: u64,
@@ -331,7 +324,7 @@ impl Chunk<'_> {
                         let mut found = Vec::new();
                         for &class in self.classes.iter().skip(worker).step_by(workers) {
                             let board = index.decode(class as u32);
-                            let position = board_position(board, self.side, self.captured);
+                            let position = board_position(board, self.side.index(), self.captured);
                             let result = prover.prove(&[position], &|_, _, _| {});
                             found.push((class, result.value, result.nodes));
                             let finished = self.done.fetch_add(1, Ordering::Relaxed) + 1;
