@@ -242,6 +242,39 @@ impl Position {
         })
     }
 
+    /// Whether one step of the side to move (to an adjacent empty point along a line, not a
+    /// capture nor a placement) turns this position into `other`, forced capture aside: the
+    /// test of a repetition without playing every move.
+    #[inline]
+    pub fn is_step_to(&self, other: &Position) -> bool {
+        if other.side_to_move == self.side_to_move
+            || other.goats_in_hand != self.goats_in_hand
+            || other.goats_captured != self.goats_captured
+        {
+            return false;
+        }
+        let (mine, theirs, after) = match self.side_to_move {
+            Side::Goats => (self.goats, self.tigers, other.goats),
+            Side::Tigers => (self.tigers, self.goats, other.tigers),
+        };
+        let moved = mine ^ after;
+        let unmoved = match self.side_to_move {
+            Side::Goats => other.tigers,
+            Side::Tigers => other.goats,
+        };
+        if unmoved != theirs || moved.count() != 2 {
+            return false;
+        }
+        match ((mine & moved).first(), (after & moved).first()) {
+            (Some(from), Some(to)) => {
+                self.goats_in_hand == 0
+                    && !theirs.contains(to)
+                    && NEIGHBOURS[from.index()].contains(to)
+            }
+            _ => false,
+        }
+    }
+
     /// The number of legal moves (ignoring repetition), without generating them.
     #[inline]
     pub fn count_moves(&self, rules: &Rules) -> u32 {

@@ -24,6 +24,8 @@ struct Coverage {
     plies: u64,
     movement_plies: u64,
     forbidden_moves: u64,
+    /// Earlier states of the game that one step leads back to.
+    steps_back: u64,
     forced_restrictions: u64,
     illegal_checked: u64,
     outcomes: [u64; 4],
@@ -159,6 +161,24 @@ fn check_ply(
         );
     }
     coverage.forbidden_moves += reference.moves_and_forbidden().1 as u64;
+    // `is_step_to` finds exactly the earlier states that a step (not a capture) leads back to,
+    // whether or not captures are forced.
+    let unforced_rules = Rules {
+        forced_capture: false,
+        ..rules
+    };
+    let unforced_moves = position.legal_moves(&unforced_rules);
+    for earlier in game.positions() {
+        let expected = unforced_moves
+            .iter()
+            .any(|&mv| matches!(mv, Move::Step { .. }) && position.played(mv) == *earlier);
+        assert_eq!(
+            position.is_step_to(earlier),
+            expected,
+            "{context}: is_step_to {earlier}"
+        );
+        coverage.steps_back += u64::from(expected);
+    }
     if !current.goats_to_move && current.captured < rules.captures_to_win {
         let unforced = common::reference::RefRules {
             forced_capture: false,
@@ -366,6 +386,7 @@ fn assert_coverage(coverage: &Coverage, repetition: Repetition, forced_capture: 
         return;
     }
     assert!(coverage.movement_plies > coverage.plies / 4, "{coverage:?}");
+    assert!(coverage.steps_back > 0, "{coverage:?}");
     assert!(
         coverage.outcomes[0] > 0 && coverage.outcomes[1] > 0 && coverage.outcomes[2] > 0,
         "{coverage:?}"

@@ -28,7 +28,7 @@ use crate::tablebase::generate::Progress;
 use crate::tablebase::symmetry::{transform, SYMMETRIES};
 use crate::tablebase::{Tablebase, Wdl};
 use crate::zobrist::{history_key, mix};
-use crate::{Bitboard, Move, Position, Repetition, Rules};
+use crate::{Bitboard, Move, Position, Repetition, Rules, Side};
 use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
@@ -219,14 +219,18 @@ fn child_history(same_layer: bool, parent: &Position, set: u64) -> u64 {
 }
 
 /// The moves of `position` that do not recreate a state of its layer's history `earlier` (a
-/// capture leaves the layer, so it is always fresh).
-fn fresh_moves(rules: &Rules, position: &Position, earlier: &[u64]) -> u32 {
-    let moves = position.legal_moves(rules);
-    let fresh = moves.iter().filter(|&&mv| {
-        let next = position.played(mv);
-        next.goats_captured() != position.goats_captured() || !earlier.contains(&next.hash())
-    });
-    fresh.count() as u32
+/// capture leaves the layer, so it is always fresh). Counted without playing them: the moves
+/// less the states of `earlier` one step away (each is one move's, the history has no state
+/// twice).
+fn fresh_moves(rules: &Rules, position: &Position, earlier: &[Position]) -> u32 {
+    let moves = position.count_moves(rules);
+    let steps_forced_out =
+        position.side_to_move() == Side::Tigers && rules.forced_capture && position.has_capture();
+    if moves == 0 || steps_forced_out {
+        return moves;
+    }
+    let repeated = earlier.iter().filter(|state| position.is_step_to(state));
+    moves - repeated.count() as u32
 }
 
 /// One move of a node being searched.
@@ -292,6 +296,8 @@ pub struct Prover<'a> {
     /// Values of states right after the last placement or a capture that earlier proof
     /// searches settled (with `use_stored`).
     proved: Option<Arc<ProvedEntries>>,
+    /// Emptied lists of [`Prover::children`], kept for reuse.
+    spare_children: Vec<Vec<Child>>,
 }
 
 /// Expansions between two questions to a prover's stop hook.
@@ -322,6 +328,7 @@ impl<'a> Prover<'a> {
             limit: 0,
             stop: None,
             proved: None,
+            spare_children: Vec::new(),
         }
     }
 
@@ -362,10 +369,9 @@ impl<'a> Prover<'a> {
         if !draws_only {
             return self.result(started, Some(root), Vec::new(), (INFINITE, INFINITE));
         }
-        let mut history: Vec<u64> = earlier.iter().map(Position::hash).collect();
-        let set = history_set(history.iter().copied());
-        let keys = history.clone();
-        let numbers = match self.settle(root, &keys) {
+        let mut history = earlier.to_vec();
+        let set = history_set(history.iter().map(Position::hash));
+        let numbers = match self.settle(root, earlier) {
             Some(value) => numbers(Some(value), 0),
             None => {
                 let limits = (INFINITE, INFINITE);
@@ -457,7 +463,7 @@ impl<'a> Prover<'a> {
         &mut self,
         started: Instant,
         root: Option<&Position>,
-        history: Vec<u64>,
+        history: Vec<Position>,
         numbers: (u32, u32),
     ) -> ProveResult {
         let root_moves = match root {
@@ -477,10 +483,11 @@ impl<'a> Prover<'a> {
     }
 
     /// The root's fresh moves with what the table knows of them.
-    fn root_moves(&mut self, root: &Position, history: &[u64]) -> Vec<RootMove> {
-        let set = history_set(history.iter().copied());
-        let children = self.children(root, history, set);
-        children
+    fn root_moves(&mut self, root: &Position, history: &[Position]) -> Vec<RootMove> {
+        let set = history_set(history.iter().map(Position::hash));
+        let path: Vec<Position> = history.iter().copied().chain([*root]).collect();
+        let children = self.children(root, &path, set);
+        let moves = children
             .iter()
             .map(|child| {
                 let mv = root
@@ -496,20 +503,23 @@ impl<'a> Prover<'a> {
                     numbers,
                 }
             })
-            .collect()
+            .collect();
+        self.give_back(children);
+        moves
     }
 
-    /// The fresh moves of `position` whose layer history is `earlier` (its key `set`), each
-    /// settled where it can be without search (or already settled in the table).
-    fn children(&mut self, position: &Position, earlier: &[u64], set: u64) -> Vec<Child> {
-        let mut children = Vec::new();
-        let mut keys = earlier.to_vec();
-        keys.push(position.hash());
+    /// The fresh moves of `position`, each settled where it can be without search (or already
+    /// settled in the table). `path` holds its layer's states before it, then `position` last;
+    /// `set` is the history key of those before it. The list comes from the
+    /// prover's spare lists: hand it back with [`Prover::give_back`].
+    fn children(&mut self, position: &Position, path: &[Position], set: u64) -> Vec<Child> {
+        let mut children = self.spare_children.pop().unwrap_or_default();
+        let earlier = &path[..path.len() - 1];
         for &mv in position.legal_moves(&self.rules).iter() {
             let child = position.played(mv);
             let same_layer = position.goats_in_hand() == 0
                 && child.goats_captured() == position.goats_captured();
-            if same_layer && earlier.contains(&child.hash()) {
+            if same_layer && earlier.iter().any(|state| state.hash() == child.hash()) {
                 // Forbidden: it recreates a state of this layer.
                 continue;
             }
@@ -518,7 +528,7 @@ impl<'a> Prover<'a> {
             let settled = match known.filter(|value| value.is_proven()) {
                 Some(value) => Some(value),
                 None => {
-                    let settled = self.settle(&child, if same_layer { &keys } else { &[] });
+                    let settled = self.settle(&child, if same_layer { path } else { &[] });
                     if settled.is_some() && child.goats_in_hand() != 0 {
                         // A placement value is dear to derive: remember it.
                         self.store(key, numbers(settled, 0), 1);
@@ -529,7 +539,7 @@ impl<'a> Prover<'a> {
             // The child's fresh moves: under forbid a mover short of them is being squeezed,
             // so its loss is the cheaper thing to show.
             let (moves, settled) = if same_layer && settled.is_none() {
-                let fresh = fresh_moves(&self.rules, &child, &keys);
+                let fresh = fresh_moves(&self.rules, &child, path);
                 // None left: the child's mover loses (the rule itself).
                 (fresh, (fresh == 0).then_some(ForbidValue::Loss))
             } else {
@@ -544,6 +554,13 @@ impl<'a> Prover<'a> {
             });
         }
         children
+    }
+
+    /// Keeps a list of [`Prover::children`] for the next node (their allocations are a
+    /// noticeable part of a search's time).
+    fn give_back(&mut self, mut children: Vec<Child>) {
+        children.clear();
+        self.spare_children.push(children);
     }
 
     /// A child's numbers: settled, from the table, or those of a new leaf.
@@ -562,7 +579,7 @@ impl<'a> Prover<'a> {
     fn search(
         &mut self,
         position: &Position,
-        history: &mut Vec<u64>,
+        history: &mut Vec<Position>,
         set: u64,
         (proof_limit, disproof_limit): (u32, u32),
         depth: usize,
@@ -582,8 +599,8 @@ impl<'a> Prover<'a> {
             // Out of time: the search unwinds as if its expansions had run out.
             self.limit = self.expansions;
         }
+        history.push(*position);
         let children = self.children(position, history, set);
-        history.push(position.hash());
         let mut current;
         loop {
             let mut proof = INFINITE;
@@ -652,6 +669,7 @@ impl<'a> Prover<'a> {
             // No fresh move: the mover loses.
             current = (INFINITE, 0);
         }
+        self.give_back(children);
         // The work under a node adds up over its visits (while its entry lasts).
         let spent = (self.expansions - expansions_before).min(u64::from(u32::MAX)) as u32;
         let work = self.table.get(&key).map_or(0, |entry| entry.work);
@@ -669,9 +687,9 @@ impl<'a> Prover<'a> {
     }
 
     /// The value of `position` for its mover when it is settled whatever comes after, given
-    /// `earlier` (the keys of its layer's states before it on the path, all table draws);
+    /// `earlier` (its layer's states before it on the path, all table draws);
     /// `None` when it must be searched.
-    fn settle(&self, position: &Position, earlier: &[u64]) -> Option<ForbidValue> {
+    fn settle(&self, position: &Position, earlier: &[Position]) -> Option<ForbidValue> {
         if position.is_captures_reached(&self.rules) {
             return Some(ForbidValue::Loss);
         }
@@ -685,7 +703,15 @@ impl<'a> Prover<'a> {
         let stored = match (self.forbid, &self.judge) {
             (Some(forbid), _) if position.goats_in_hand() != 0 => forbid.placement_value(position),
             (Some(forbid), _) if earlier.is_empty() => forbid.stored(position),
-            (_, Some(judge)) => Some(judge.value_after_draws(position, earlier, COMPONENT_BUDGET)),
+            // The judge can prove a value after a history only where one is stored (most
+            // draws are unknown: asking the file first spares it a probe).
+            (Some(forbid), Some(judge)) => forbid
+                .stored(position)
+                .filter(|value| value.is_proven())
+                .map(|_| {
+                    let keys: Vec<u64> = earlier.iter().map(Position::hash).collect();
+                    judge.value_after_draws(position, &keys, COMPONENT_BUDGET)
+                }),
             _ => None,
         };
         let proved = || match &self.proved {
@@ -700,6 +726,7 @@ impl<'a> Prover<'a> {
 mod tests {
     use super::*;
     use rand::rngs::StdRng;
+    use rand::seq::SliceRandom;
     use rand::{Rng, SeedableRng};
 
     #[test]
@@ -774,15 +801,72 @@ mod tests {
         );
     }
 
+    /// What [`check_fresh_moves`] met.
+    #[derive(Default)]
+    struct FreshCases {
+        with_captures: usize,
+        without_captures: usize,
+        steps_forced_out: usize,
+    }
+
+    /// Checks [`fresh_moves`] of `position` (no goat in hand) against histories made of its
+    /// children.
+    fn check_fresh_moves(rules: &Rules, position: &Position, cases: &mut FreshCases) {
+        let moves = position.legal_moves(rules);
+        let children: Vec<Position> = moves.iter().map(|&mv| position.played(mv)).collect();
+        let captures = children
+            .iter()
+            .filter(|child| child.goats_captured() != position.goats_captured())
+            .count() as u32;
+        assert_eq!(fresh_moves(rules, position, &[]), moves.len() as u32);
+        // Every child already played: only the captures leave the layer.
+        assert_eq!(fresh_moves(rules, position, &children), captures);
+        // Every state a step away played, legal or not (a tiger that must capture has no
+        // step): only the legal steps are gone.
+        let unforced = Rules {
+            forced_capture: false,
+            ..*rules
+        };
+        let stepped: Vec<Position> = (position.legal_moves(&unforced).iter())
+            .filter(|mv| matches!(mv, Move::Step { .. }))
+            .map(|&mv| position.played(mv))
+            .collect();
+        let legal_steps = moves
+            .iter()
+            .filter(|mv| matches!(mv, Move::Step { .. }))
+            .count();
+        assert_eq!(
+            fresh_moves(rules, position, &stepped),
+            (moves.len() - legal_steps) as u32
+        );
+        cases.steps_forced_out += usize::from(legal_steps == 0 && !stepped.is_empty());
+        if let Some(first) = children.first() {
+            // One child played: that one move is gone unless it captures.
+            let first_captures = u32::from(first.goats_captured() != position.goats_captured());
+            assert_eq!(
+                fresh_moves(rules, position, &children[..1]),
+                moves.len() as u32 - 1 + first_captures
+            );
+        }
+        if captures > 0 && (captures as usize) < moves.len() {
+            cases.with_captures += 1;
+        } else if captures == 0 {
+            cases.without_captures += 1;
+        }
+    }
+
     #[test]
     fn fresh_moves_leave_out_the_layers_history_but_never_a_capture() {
-        let rules = Rules {
-            repetition: Repetition::Forbid,
-            ..Rules::default()
-        };
         let mut rng = StdRng::seed_from_u64(3);
-        let (mut with_captures, mut without) = (0, 0);
-        for _ in 0..100 {
+        let mut cases = FreshCases::default();
+        for game in 0..200 {
+            let rules = Rules {
+                repetition: Repetition::Forbid,
+                forced_capture: game % 2 == 1,
+                ..Rules::default()
+            };
+            // The positions of a random game, then random boards with the tigers to move (in
+            // random games the goats rarely last until all are placed).
             let mut position = Position::startpos();
             while position.goats_captured() < rules.captures_to_win {
                 let moves = position.legal_moves(&rules);
@@ -790,35 +874,33 @@ mod tests {
                     break;
                 }
                 if position.goats_in_hand() == 0 {
-                    let children: Vec<Position> =
-                        moves.iter().map(|&mv| position.played(mv)).collect();
-                    let hashes: Vec<u64> = children.iter().map(Position::hash).collect();
-                    let captures = children
-                        .iter()
-                        .filter(|child| child.goats_captured() != position.goats_captured())
-                        .count() as u32;
-                    assert_eq!(fresh_moves(&rules, &position, &[]), moves.len() as u32);
-                    // Every child already played: only the captures leave the layer.
-                    assert_eq!(fresh_moves(&rules, &position, &hashes), captures);
-                    // One child played: that one move is gone unless it captures.
-                    let first_captures =
-                        u32::from(children[0].goats_captured() != position.goats_captured());
-                    assert_eq!(
-                        fresh_moves(&rules, &position, &hashes[..1]),
-                        moves.len() as u32 - 1 + first_captures
-                    );
-                    if captures > 0 && (captures as usize) < moves.len() {
-                        with_captures += 1;
-                    } else if captures == 0 {
-                        without += 1;
-                    }
+                    check_fresh_moves(&rules, &position, &mut cases);
                 }
                 position = position.played(moves[rng.random_range(0..moves.len())]);
             }
+            for _ in 0..10 {
+                let mut squares: Vec<u32> = (0..25).collect();
+                squares.shuffle(&mut rng);
+                let goats = rng.random_range(16..=20);
+                let board = |from: usize, to: usize| {
+                    Bitboard(squares[from..to].iter().fold(0, |b, &s| b | 1 << s))
+                };
+                let (tigers, goats_on_board) = (board(0, 4), board(4, 4 + goats));
+                let captured = 20 - goats as u8;
+                let position =
+                    Position::from_parts(tigers, goats_on_board, Side::Tigers, 0, captured)
+                        .expect("a movement position");
+                check_fresh_moves(&rules, &position, &mut cases);
+            }
         }
+        let FreshCases {
+            with_captures,
+            without_captures,
+            steps_forced_out,
+        } = cases;
         assert!(
-            with_captures > 10 && without > 10,
-            "{with_captures} {without}"
+            with_captures > 10 && without_captures > 10 && steps_forced_out > 10,
+            "{with_captures} {without_captures} {steps_forced_out}"
         );
     }
 
