@@ -267,7 +267,8 @@ impl Position {
         }
         match ((mine & moved).first(), (after & moved).first()) {
             (Some(from), Some(to)) => {
-                self.goats_in_hand == 0
+                // Goats step once none is in hand; tigers step at any time.
+                (self.side_to_move == Side::Tigers || self.goats_in_hand == 0)
                     && !theirs.contains(to)
                     && NEIGHBOURS[from.index()].contains(to)
             }

@@ -179,6 +179,13 @@ fn check_ply(
         );
         coverage.steps_back += u64::from(expected);
     }
+    for &mv in unforced_moves.iter() {
+        assert_eq!(
+            position.is_step_to(&position.played(mv)),
+            matches!(mv, Move::Step { .. }),
+            "{context}: is_step_to after {mv}"
+        );
+    }
     if !current.goats_to_move && current.captured < rules.captures_to_win {
         let unforced = common::reference::RefRules {
             forced_capture: false,
