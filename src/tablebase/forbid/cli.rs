@@ -1,7 +1,8 @@
-//! The `baghchal tb forbid ...` subcommands: census, solve, start and prove.
+//! The `baghchal tb forbid ...` subcommands: census, solve, start, prove, export and import.
 
 use super::census::{census, print_census};
 use super::entries::{prove_entries, EntryOptions};
+use super::pack::{export_proofs, import_proofs, PackedLayer};
 use super::prove::{
     EachMove, MoveProof, ProveOptions, ProveResult, Prover, DEFAULT_TABLE_ENTRIES, SEARCH_STACK,
 };
@@ -107,6 +108,24 @@ pub enum ForbidCommand {
         #[arg(long, conflicts_with = "entries")]
         with_proofs: bool,
     },
+    /// Write the proof files of `prove --entries --write` into one small file (a proof pack),
+    /// to go on with the entry pass on another machine or join the work of several.
+    Export {
+        /// Directory of the tables, forbid files and proof files.
+        dir: PathBuf,
+        /// The pack to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Write the proof files of a directory from a proof pack (`export`), merged into those
+    /// already there; refuses a pack made for other rules or forbid files, or one whose values
+    /// contradict them (nothing is written then).
+    Import {
+        /// Directory of the tables and forbid files (after `tb gen` and `tb forbid solve`).
+        dir: PathBuf,
+        /// The pack to read.
+        pack: PathBuf,
+    },
 }
 
 /// Runs a `tb forbid` subcommand: results on `out`, progress through `progress`.
@@ -202,6 +221,14 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
                 None => "not reached".to_string(),
             };
             writeln!(out, "start position under forbid: {verdict}").map_err(write_error)?;
+        }
+        ForbidCommand::Export { dir, out: pack } => {
+            let layers = export_proofs(&dir, &pack).map_err(|e| e.to_string())?;
+            print_packed(&layers, out).map_err(write_error)?;
+        }
+        ForbidCommand::Import { dir, pack } => {
+            let layers = import_proofs(&dir, &pack).map_err(|e| e.to_string())?;
+            print_packed(&layers, out).map_err(write_error)?;
         }
         ForbidCommand::Prove {
             dir,
@@ -389,6 +416,31 @@ fn print_proof(
         Found::Position(result) => print_result(&result, mover, out),
         Found::EachMove(each) => print_each_move(&each, mover, out),
     }
+}
+
+/// One line per layer of a proof pack: its proof file's counts (by winner) and budget.
+fn print_packed(layers: &[PackedLayer], out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "layer side     tigers-win  goats-win  unsettled  node-budget  merged"
+    )?;
+    for layer in layers {
+        for (side, name) in [(Side::Goats, "goats"), (Side::Tigers, "tigers")] {
+            let [wins, losses, unknown] = layer.counts[side.index()];
+            let (tigers, goats) = match side {
+                Side::Tigers => (wins, losses),
+                Side::Goats => (losses, wins),
+            };
+            writeln!(
+                out,
+                "{:>5} {name:<6} {tigers:>12} {goats:>10} {unknown:>10} {:>12}  {}",
+                layer.captured,
+                layer.node_budget,
+                if layer.merged { "yes" } else { "no" }
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// Who wins by `value` for `mover`.

@@ -85,26 +85,32 @@ pub fn code_counts(codes: &[u8], positions: usize) -> [[u64; 3]; 2] {
 
 /// Packs one code per class (both sides, `2 * positions` bytes) into the payload.
 pub fn pack(codes: &[u8], positions: usize) -> Vec<u8> {
-    let side_bytes = positions.div_ceil(4);
-    let mut out = vec![0u8; 2 * side_bytes];
-    for side in 0..2 {
-        for (i, &code) in codes[side * positions..(side + 1) * positions]
-            .iter()
-            .enumerate()
-        {
-            out[side * side_bytes + i / 4] |= (code & 3) << (2 * (i % 4));
-        }
-    }
+    let mut out = pack_codes(&codes[..positions]);
+    out.extend(pack_codes(&codes[positions..2 * positions]));
     out
 }
 
 /// Unpacks a payload into one code per class (both sides).
 pub fn unpack(payload: &[u8], positions: usize) -> Vec<u8> {
     let side_bytes = positions.div_ceil(4);
-    (0..2)
-        .flat_map(|side| {
-            (0..positions).map(move |i| (payload[side * side_bytes + i / 4] >> (2 * (i % 4))) & 3)
-        })
+    let mut codes = unpack_codes(&payload[..side_bytes], positions);
+    codes.extend(unpack_codes(&payload[side_bytes..], positions));
+    codes
+}
+
+/// Packs codes two bits each, four to a byte, lowest bits first.
+pub fn pack_codes(codes: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; codes.len().div_ceil(4)];
+    for (i, &code) in codes.iter().enumerate() {
+        out[i / 4] |= (code & 3) << (2 * (i % 4));
+    }
+    out
+}
+
+/// The first `count` codes of [`pack_codes`]'s output.
+pub fn unpack_codes(packed: &[u8], count: usize) -> Vec<u8> {
+    (0..count)
+        .map(|i| (packed[i / 4] >> (2 * (i % 4))) & 3)
         .collect()
 }
 

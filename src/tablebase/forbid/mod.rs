@@ -15,6 +15,7 @@ pub mod cli;
 pub mod entries;
 pub mod file;
 pub mod history;
+pub mod pack;
 pub mod probe;
 pub mod prove;
 pub mod proved;

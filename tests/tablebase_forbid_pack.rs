@@ -1,0 +1,230 @@
+//! `tb forbid export` and `tb forbid import`: the entry pass's proof files carried to another
+//! table directory in a proof pack, and merged there with the work already done.
+
+use baghchal::tablebase::forbid::entries::{prove_entries, EntryOptions};
+use baghchal::tablebase::forbid::file::{code_counts, proof_path, read_forbid, write_forbid};
+use baghchal::tablebase::forbid::pack::read_pack;
+use baghchal::tablebase::forbid::ForbidValue;
+use baghchal::tablebase::index::LayerIndex;
+use baghchal::tablebase::{TableRules, Tablebase};
+use forbid_common::{private_ctw2, run_tb, solved_dir, table_rules, QUIET};
+use std::path::Path;
+
+mod forbid_common;
+
+/// An entry pass over a sample of CapturesToWin 2's unknown entries, both sides to move.
+fn entry_pass(dir: &Path, sample: u64, nodes_per_entry: u64) {
+    let options = EntryOptions {
+        nodes_per_entry,
+        table_entries: 1 << 20,
+        sample: Some(sample),
+        threads: 2,
+        write: true,
+        after_captures: true,
+    };
+    let run = prove_entries(dir, options, QUIET).expect("entries");
+    let settled: u64 = run.iter().map(|l| l.tigers_win + l.goats_win).sum();
+    assert!(settled >= 10, "{run:?}");
+}
+
+/// Classes a side, per layer.
+fn positions() -> Vec<u64> {
+    let tables = Tablebase::open(solved_dir(2), table_rules(2)).expect("open");
+    tables.headers().iter().map(|h| h.positions).collect()
+}
+
+/// The proof files of `dir`: per layer, the header's node budget and the codes.
+fn proof_files(dir: &Path) -> Vec<(u64, Vec<u8>)> {
+    positions()
+        .iter()
+        .enumerate()
+        .map(|(captured, &count)| {
+            let path = proof_path(dir, captured as u8);
+            let (header, codes) =
+                read_forbid(&path, table_rules(2), captured as u8, count).expect("proof file");
+            (header.node_budget, codes)
+        })
+        .collect()
+}
+
+fn tb(args: &[&str]) -> (bool, String, String) {
+    run_tb(args)
+}
+
+fn text(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
+}
+
+#[test]
+fn a_proof_pack_carries_the_entry_pass_to_another_directory() {
+    let from = private_ctw2("pack-from");
+    entry_pass(&from, 40, 20_000);
+    let pack = from.join("proofs.bcfp");
+    let (ok, out, err) = tb(&["forbid", "export", text(&from), "--out", text(&pack)]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("tigers-win") && out.contains("    1 tigers"),
+        "{out}"
+    );
+    // Much smaller than the proof files: only the classes the forbid files leave unknown.
+    let proof_bytes: u64 = (0..2)
+        .map(|c| std::fs::metadata(proof_path(&from, c)).unwrap().len())
+        .sum();
+    let pack_bytes = std::fs::metadata(&pack).unwrap().len();
+    assert!(
+        pack_bytes * 4 < proof_bytes,
+        "{pack_bytes} >= {proof_bytes} / 4"
+    );
+    // Into a directory without proof files: the same files, byte for byte.
+    let to = private_ctw2("pack-to");
+    let (ok, out, err) = tb(&["forbid", "import", text(&to), text(&pack)]);
+    assert!(ok, "{err}");
+    assert!(out.contains(" no\n") && !out.contains("yes"), "{out}");
+    for captured in 0..2 {
+        let (a, b) = (proof_path(&from, captured), proof_path(&to, captured));
+        assert_eq!(std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
+    }
+    // An entry pass there takes the imported work as its own: it does not search again what
+    // the first directory's pass searched.
+    let options = EntryOptions {
+        nodes_per_entry: 20_000,
+        table_entries: 1 << 20,
+        sample: Some(40),
+        threads: 2,
+        write: true,
+        after_captures: true,
+    };
+    let again = prove_entries(&to, options, QUIET).expect("entries");
+    let files = proof_files(&from);
+    for layer in &again {
+        let count = positions()[usize::from(layer.captured)] as usize;
+        let side = layer.side.index();
+        let codes = &files[usize::from(layer.captured)].1[side * count..(side + 1) * count];
+        let with = |value: ForbidValue| codes.iter().filter(|&&c| c == value.code()).count() as u64;
+        let proven = with(ForbidValue::Win) + with(ForbidValue::Loss);
+        assert!(proven > 0 || layer.captured == 0, "{layer:?}");
+        assert_eq!(layer.settled_before, proven, "{layer:?}");
+        assert_eq!(
+            layer.unsettled_before,
+            with(ForbidValue::Unknown),
+            "{layer:?}"
+        );
+    }
+}
+
+#[test]
+fn an_import_merges_with_the_work_already_there() {
+    let first = private_ctw2("pack-first");
+    entry_pass(&first, 40, 20_000);
+    let pack = first.join("proofs.bcfp");
+    let (ok, _, err) = tb(&["forbid", "export", text(&first), "--out", text(&pack)]);
+    assert!(ok, "{err}");
+    // Another machine's work: another sample, a larger budget.
+    let second = private_ctw2("pack-second");
+    entry_pass(&second, 9, 30_000);
+    let (a, b) = (proof_files(&first), proof_files(&second));
+    let (ok, out, err) = tb(&["forbid", "import", text(&second), text(&pack)]);
+    assert!(ok, "{err}");
+    assert!(out.contains("yes"), "{out}");
+    let merged = proof_files(&second);
+    let unknown = ForbidValue::Unknown.code();
+    let (mut from_first, mut from_second) = (0, 0);
+    for captured in 0..2 {
+        let ((budget_a, codes_a), (budget_b, codes_b)) = (&a[captured], &b[captured]);
+        let (budget, codes) = &merged[captured];
+        for ((&x, &y), &z) in codes_a.iter().zip(codes_b).zip(codes) {
+            let proven = |code: u8| ForbidValue::from_code(code).is_some_and(|v| v.is_proven());
+            let expected = match (proven(x), proven(y)) {
+                (true, true) => {
+                    assert_eq!(x, y, "two proofs disagree");
+                    x
+                }
+                (true, false) => x,
+                (false, true) => y,
+                _ if x == unknown || y == unknown => unknown,
+                _ => 0,
+            };
+            assert_eq!(z, expected);
+            from_first += u64::from(proven(x) && !proven(y));
+            from_second += u64::from(proven(y) && !proven(x));
+        }
+        // Every unknown in the merged file was searched with at least its budget.
+        if codes_a.contains(&unknown) && codes_b.contains(&unknown) {
+            assert_eq!(*budget, (*budget_a).min(*budget_b));
+        }
+    }
+    assert!(
+        from_first > 0 && from_second > 0,
+        "{from_first} {from_second}"
+    );
+}
+
+#[test]
+fn a_damaged_foreign_or_contradicting_pack_writes_nothing() {
+    let from = private_ctw2("pack-source");
+    entry_pass(&from, 40, 20_000);
+    let pack = from.join("proofs.bcfp");
+    let (ok, _, err) = tb(&["forbid", "export", text(&from), "--out", text(&pack)]);
+    assert!(ok, "{err}");
+    // A proof file there that settles one class of layer 0 the other way. The pack holds
+    // layer 1 first: it is not written either.
+    let to = private_ctw2("pack-target");
+    let count = positions()[0];
+    let (mut header, mut codes) =
+        read_forbid(&proof_path(&from, 0), table_rules(2), 0, count).expect("proof file");
+    let settled = codes
+        .iter()
+        .position(|&code| code == ForbidValue::Win.code())
+        .expect("a settled class");
+    codes[settled] = ForbidValue::Loss.code();
+    header.counts = code_counts(&codes, count as usize);
+    write_forbid(&proof_path(&to, 0), &header, &codes).expect("write");
+    let before = std::fs::read(proof_path(&to, 0)).unwrap();
+    let (ok, _, err) = tb(&["forbid", "import", text(&to), text(&pack)]);
+    assert!(!ok && err.contains("disagree"), "{err}");
+    assert_eq!(std::fs::read(proof_path(&to, 0)).unwrap(), before);
+    assert!(!proof_path(&to, 1).exists(), "layer 1 written");
+    // A damaged pack.
+    let mut bytes = std::fs::read(&pack).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x04;
+    let damaged = to.join("damaged.bcfp");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let (ok, _, err) = tb(&["forbid", "import", text(&to), text(&damaged)]);
+    assert!(!ok && err.contains("corrupt proof pack"), "{err}");
+    // Cut short.
+    std::fs::write(&damaged, &bytes[..bytes.len() / 3]).unwrap();
+    let (ok, _, err) = tb(&["forbid", "import", text(&to), text(&damaged)]);
+    assert!(!ok && err.contains("corrupt proof pack"), "{err}");
+    assert!(!proof_path(&to, 1).exists(), "layer 1 written");
+    // Made for other rules (CapturesToWin 2 into CapturesToWin 1).
+    let (ok, _, err) = tb(&["forbid", "import", text(solved_dir(1)), text(&pack)]);
+    assert!(!ok && err.contains("made for rules"), "{err}");
+    assert!(!proof_path(solved_dir(1), 0).exists());
+}
+
+#[test]
+fn the_default_rules_pack_in_the_repository_is_whole() {
+    // The entry pass of the default rules as far as it went (docs/forbid.md, "Proof packs").
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/forbid-proofs-default.bcfp");
+    let pack = read_pack(&path).expect("the pack");
+    assert_eq!(pack.rules, TableRules::DEFAULT);
+    assert!(!pack.layers.is_empty());
+    for layer in &pack.layers {
+        let index = LayerIndex::get(usize::from(layer.captured) + 1);
+        assert_eq!(
+            layer.positions,
+            u64::from(index.len()),
+            "layer {}",
+            layer.captured
+        );
+        // The pass searched tigers-to-move entries and settled some.
+        let codes = layer.codes[1].as_ref().expect("tigers-to-move codes");
+        assert_eq!(codes.len() as u64, layer.unknown[1]);
+        let settled = codes
+            .iter()
+            .filter(|&&code| ForbidValue::from_code(code).is_some_and(|v| v.is_proven()))
+            .count();
+        assert!(settled > 0, "layer {}", layer.captured);
+    }
+}
