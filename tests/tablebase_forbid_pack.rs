@@ -21,6 +21,7 @@ fn entry_pass(dir: &Path, sample: u64, nodes_per_entry: u64) {
         threads: 2,
         write: true,
         after_captures: true,
+        part: None,
     };
     let run = prove_entries(dir, options, QUIET).expect("entries");
     let settled: u64 = run.iter().map(|l| l.tigers_win + l.goats_win).sum();
@@ -93,6 +94,7 @@ fn a_proof_pack_carries_the_entry_pass_to_another_directory() {
         threads: 2,
         write: true,
         after_captures: true,
+        part: None,
     };
     let again = prove_entries(&to, options, QUIET).expect("entries");
     let files = proof_files(&from);
@@ -226,5 +228,74 @@ fn the_default_rules_pack_in_the_repository_is_whole() {
             .filter(|&&code| ForbidValue::from_code(code).is_some_and(|v| v.is_proven()))
             .count();
         assert!(settled > 0, "layer {}", layer.captured);
+    }
+}
+
+#[test]
+fn parts_of_a_pass_are_disjoint_and_join_by_import() {
+    use baghchal::tablebase::forbid::file::forbid_path;
+    let dirs = [private_ctw2("part-0"), private_ctw2("part-1")];
+    for (k, dir) in dirs.iter().enumerate() {
+        let options = EntryOptions {
+            nodes_per_entry: 20_000,
+            table_entries: 1 << 20,
+            sample: Some(15),
+            threads: 2,
+            write: true,
+            after_captures: false,
+            part: Some((k as u64, 2)),
+        };
+        let run = prove_entries(dir, options, QUIET).expect("entries");
+        assert!(run.iter().all(|l| l.searched == 15), "{run:?}");
+    }
+    // Each part searched only the unknown entries of its rank modulo 2.
+    let files = dirs.each_ref().map(|dir| proof_files(dir));
+    let mut searched = [0u64; 2];
+    for (captured, &count) in positions().iter().enumerate() {
+        let path = forbid_path(&dirs[0], captured as u8);
+        let (_, forbid) =
+            read_forbid(&path, table_rules(2), captured as u8, count).expect("forbid");
+        let n = count as usize;
+        let unknown = ForbidValue::Unknown.code();
+        let ranks = (n..2 * n).filter(|&i| forbid[i] == unknown);
+        for (rank, i) in ranks.enumerate() {
+            for (k, file) in files.iter().enumerate() {
+                if file[captured].1[i] != 0 {
+                    assert_eq!(rank % 2, k, "layer {captured}, rank {rank}");
+                    searched[k] += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(searched, [30, 30]);
+    // Joined: every entry either part searched, with its value.
+    let pack = dirs[1].join("part.bcfp");
+    let (ok, _, err) = tb(&["forbid", "export", text(&dirs[1]), "--out", text(&pack)]);
+    assert!(ok, "{err}");
+    let (ok, _, err) = tb(&["forbid", "import", text(&dirs[0]), text(&pack)]);
+    assert!(ok, "{err}");
+    let joined = proof_files(&dirs[0]);
+    for captured in 0..2 {
+        for (i, &code) in joined[captured].1.iter().enumerate() {
+            let (a, b) = (files[0][captured].1[i], files[1][captured].1[i]);
+            assert_eq!(code, a.max(b), "layer {captured}, class {i}");
+            assert!(a == 0 || b == 0, "searched twice");
+        }
+    }
+    // A part must name one of the parts.
+    let dir = text(&dirs[0]);
+    for bad in ["2/2", "1", "a/3", "1/0"] {
+        let args = [
+            "forbid",
+            "prove",
+            dir,
+            "--entries",
+            "--nodes",
+            "1",
+            "--part",
+            bad,
+        ];
+        let (ok, _, err) = tb(&args);
+        assert!(!ok && err.contains("--part"), "{bad}: {err}");
     }
 }

@@ -101,6 +101,10 @@ pub enum ForbidCommand {
         /// those it settles.
         #[arg(long, requires = "entries")]
         after_captures: bool,
+        /// With --entries: only part K of N of each layer's unknown entries (`K/N`, K from 0),
+        /// so that N machines share the pass; join their work with `export` and `import`.
+        #[arg(long, requires = "entries", value_parser = parse_part)]
+        part: Option<(u64, u64)>,
         /// Read the placement values of `start --with-proofs` (which count the values
         /// `--entries --write` settled) instead of those of `start`, and the proof files: a
         /// search then stops at every position they decide (with `--after-captures`, also at
@@ -239,6 +243,7 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
             threads,
             write,
             after_captures,
+            part,
             ..
         } => {
             let options = EntryOptions {
@@ -248,6 +253,7 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
                 threads: threads.unwrap_or_else(default_threads),
                 write,
                 after_captures,
+                part,
             };
             let layers = prove_entries(&dir, options, progress).map_err(|e| e.to_string())?;
             writeln!(
@@ -415,6 +421,19 @@ fn print_proof(
     match found {
         Found::Position(result) => print_result(&result, mover, out),
         Found::EachMove(each) => print_each_move(&each, mover, out),
+    }
+}
+
+/// `K/N` with `K < N`: part `K` of `N`.
+fn parse_part(text: &str) -> Result<(u64, u64), String> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
+    match parsed {
+        Some((k, n)) if k < n => Ok((k, n)),
+        _ => Err(format!(
+            "\"{text}\": expected K/N with 0 <= K < N, e.g. 0/4"
+        )),
     }
 }
 

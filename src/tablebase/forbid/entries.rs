@@ -48,6 +48,10 @@ pub struct EntryOptions {
     /// Whether to search the table draws with goats to move too (right after a capture), each
     /// layer before the one below, whose searches then stop at them.
     pub after_captures: bool,
+    /// `Some((k, n))`: only the `k`th of `n` parts of each layer's unknown entries (those whose
+    /// rank among them is `k` modulo `n`), so that `n` machines share a pass without searching
+    /// an entry twice; their proof packs are then joined ([`super::pack`]). Before `sample`.
+    pub part: Option<(u64, u64)>,
 }
 
 /// One layer's entries with one side to move, after the search.
@@ -191,10 +195,11 @@ impl LayerSearch<'_> {
             })
             .collect();
         let earlier = |class: u64| ForbidValue::from_code(proofs[offset + class as usize]);
-        let open: Vec<u64> = unknown
-            .iter()
-            .copied()
-            .filter(|&class| earlier(class).is_none())
+        let in_part = |rank: u64| options.part.is_none_or(|(k, n)| rank % n == k);
+        let open: Vec<u64> = (0u64..)
+            .zip(&unknown)
+            .filter(|&(rank, &class)| in_part(rank) && earlier(class).is_none())
+            .map(|(_, &class)| class)
             .collect();
         let settled_before = unknown
             .iter()
@@ -205,12 +210,16 @@ impl LayerSearch<'_> {
             _ => 1,
         };
         let chosen: Vec<u64> = open.iter().step_by(step as usize).copied().collect();
+        let unsettled_before = unknown
+            .iter()
+            .filter(|&&class| earlier(class) == Some(ForbidValue::Unknown))
+            .count() as u64;
         let mut layer = EntryLayer {
             captured,
             side,
             unknown: unknown.len() as u64,
             settled_before,
-            unsettled_before: (unknown.len() - open.len()) as u64 - settled_before,
+            unsettled_before,
             searched: 0,
             tigers_win: 0,
             goats_win: 0,
