@@ -253,15 +253,12 @@ impl Position {
         {
             return false;
         }
-        let (mine, theirs, after) = match self.side_to_move {
-            Side::Goats => (self.goats, self.tigers, other.goats),
-            Side::Tigers => (self.tigers, self.goats, other.tigers),
+        // The mover's pieces before and after, and the other side's, which must not change.
+        let (mine, after, theirs, unmoved) = match self.side_to_move {
+            Side::Goats => (self.goats, other.goats, self.tigers, other.tigers),
+            Side::Tigers => (self.tigers, other.tigers, self.goats, other.goats),
         };
         let moved = mine ^ after;
-        let unmoved = match self.side_to_move {
-            Side::Goats => other.tigers,
-            Side::Tigers => other.goats,
-        };
         if unmoved != theirs || moved.count() != 2 {
             return false;
         }
