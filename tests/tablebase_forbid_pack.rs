@@ -8,24 +8,34 @@ use baghchal::tablebase::forbid::ForbidValue;
 use baghchal::tablebase::index::LayerIndex;
 use baghchal::tablebase::{TableRules, Tablebase};
 use forbid_common::{private_ctw2, run_tb, solved_dir, table_rules, QUIET};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 mod forbid_common;
 
-/// An entry pass over a sample of CapturesToWin 2's unknown entries, both sides to move.
-fn entry_pass(dir: &Path, sample: u64, nodes_per_entry: u64) {
-    let options = EntryOptions {
+/// An entry pass over a sample of CapturesToWin 2's unknown entries (`part` of them).
+fn options(sample: u64, nodes_per_entry: u64, part: Option<(u64, u64)>) -> EntryOptions {
+    EntryOptions {
         nodes_per_entry,
         table_entries: 1 << 20,
         sample: Some(sample),
         threads: 2,
         write: true,
-        after_captures: true,
-        part: None,
-    };
-    let run = prove_entries(dir, options, QUIET).expect("entries");
+        after_captures: part.is_none(),
+        part,
+    }
+}
+
+/// A private copy of CapturesToWin 2's tables (`tag`) after an entry pass over both sides to
+/// move, and the pack it exported.
+fn exported(tag: &str, sample: u64, nodes_per_entry: u64) -> (PathBuf, PathBuf) {
+    let dir = private_ctw2(tag);
+    let run = prove_entries(&dir, options(sample, nodes_per_entry, None), QUIET).expect("entries");
     let settled: u64 = run.iter().map(|l| l.tigers_win + l.goats_win).sum();
     assert!(settled >= 10, "{run:?}");
+    let pack = dir.join("proofs.bcfp");
+    let (ok, _, err) = run_tb(&["forbid", "export", text(&dir), "--out", text(&pack)]);
+    assert!(ok, "{err}");
+    (dir, pack)
 }
 
 /// Classes a side, per layer.
@@ -48,20 +58,15 @@ fn proof_files(dir: &Path) -> Vec<(u64, Vec<u8>)> {
         .collect()
 }
 
-fn tb(args: &[&str]) -> (bool, String, String) {
-    run_tb(args)
-}
-
 fn text(path: &Path) -> &str {
     path.to_str().expect("a UTF-8 path")
 }
 
 #[test]
 fn a_proof_pack_carries_the_entry_pass_to_another_directory() {
-    let from = private_ctw2("pack-from");
-    entry_pass(&from, 40, 20_000);
-    let pack = from.join("proofs.bcfp");
-    let (ok, out, err) = tb(&["forbid", "export", text(&from), "--out", text(&pack)]);
+    let (from, pack) = exported("pack-from", 40, 20_000);
+    // Exporting again prints each layer's counts.
+    let (ok, out, err) = run_tb(&["forbid", "export", text(&from), "--out", text(&pack)]);
     assert!(ok, "{err}");
     assert!(
         out.contains("tigers-win") && out.contains("    1 tigers"),
@@ -78,7 +83,7 @@ fn a_proof_pack_carries_the_entry_pass_to_another_directory() {
     );
     // Into a directory without proof files: the same files, byte for byte.
     let to = private_ctw2("pack-to");
-    let (ok, out, err) = tb(&["forbid", "import", text(&to), text(&pack)]);
+    let (ok, out, err) = run_tb(&["forbid", "import", text(&to), text(&pack)]);
     assert!(ok, "{err}");
     assert!(out.contains(" no\n") && !out.contains("yes"), "{out}");
     for captured in 0..2 {
@@ -87,16 +92,7 @@ fn a_proof_pack_carries_the_entry_pass_to_another_directory() {
     }
     // An entry pass there takes the imported work as its own: it does not search again what
     // the first directory's pass searched.
-    let options = EntryOptions {
-        nodes_per_entry: 20_000,
-        table_entries: 1 << 20,
-        sample: Some(40),
-        threads: 2,
-        write: true,
-        after_captures: true,
-        part: None,
-    };
-    let again = prove_entries(&to, options, QUIET).expect("entries");
+    let again = prove_entries(&to, options(40, 20_000, None), QUIET).expect("entries");
     let files = proof_files(&from);
     for layer in &again {
         let count = positions()[usize::from(layer.captured)] as usize;
@@ -116,16 +112,11 @@ fn a_proof_pack_carries_the_entry_pass_to_another_directory() {
 
 #[test]
 fn an_import_merges_with_the_work_already_there() {
-    let first = private_ctw2("pack-first");
-    entry_pass(&first, 40, 20_000);
-    let pack = first.join("proofs.bcfp");
-    let (ok, _, err) = tb(&["forbid", "export", text(&first), "--out", text(&pack)]);
-    assert!(ok, "{err}");
+    let (first, pack) = exported("pack-first", 40, 20_000);
     // Another machine's work: another sample, a larger budget.
-    let second = private_ctw2("pack-second");
-    entry_pass(&second, 9, 30_000);
+    let (second, _) = exported("pack-second", 9, 30_000);
     let (a, b) = (proof_files(&first), proof_files(&second));
-    let (ok, out, err) = tb(&["forbid", "import", text(&second), text(&pack)]);
+    let (ok, out, err) = run_tb(&["forbid", "import", text(&second), text(&pack)]);
     assert!(ok, "{err}");
     assert!(out.contains("yes"), "{out}");
     let merged = proof_files(&second);
@@ -163,11 +154,7 @@ fn an_import_merges_with_the_work_already_there() {
 
 #[test]
 fn a_damaged_foreign_or_contradicting_pack_writes_nothing() {
-    let from = private_ctw2("pack-source");
-    entry_pass(&from, 40, 20_000);
-    let pack = from.join("proofs.bcfp");
-    let (ok, _, err) = tb(&["forbid", "export", text(&from), "--out", text(&pack)]);
-    assert!(ok, "{err}");
+    let (from, pack) = exported("pack-source", 40, 20_000);
     // A proof file there that settles one class of layer 0 the other way. The pack holds
     // layer 1 first: it is not written either.
     let to = private_ctw2("pack-target");
@@ -182,7 +169,7 @@ fn a_damaged_foreign_or_contradicting_pack_writes_nothing() {
     header.counts = code_counts(&codes, count as usize);
     write_forbid(&proof_path(&to, 0), &header, &codes).expect("write");
     let before = std::fs::read(proof_path(&to, 0)).unwrap();
-    let (ok, _, err) = tb(&["forbid", "import", text(&to), text(&pack)]);
+    let (ok, _, err) = run_tb(&["forbid", "import", text(&to), text(&pack)]);
     assert!(!ok && err.contains("disagree"), "{err}");
     assert_eq!(std::fs::read(proof_path(&to, 0)).unwrap(), before);
     assert!(!proof_path(&to, 1).exists(), "layer 1 written");
@@ -192,15 +179,15 @@ fn a_damaged_foreign_or_contradicting_pack_writes_nothing() {
     bytes[middle] ^= 0x04;
     let damaged = to.join("damaged.bcfp");
     std::fs::write(&damaged, &bytes).unwrap();
-    let (ok, _, err) = tb(&["forbid", "import", text(&to), text(&damaged)]);
+    let (ok, _, err) = run_tb(&["forbid", "import", text(&to), text(&damaged)]);
     assert!(!ok && err.contains("corrupt proof pack"), "{err}");
     // Cut short.
     std::fs::write(&damaged, &bytes[..bytes.len() / 3]).unwrap();
-    let (ok, _, err) = tb(&["forbid", "import", text(&to), text(&damaged)]);
+    let (ok, _, err) = run_tb(&["forbid", "import", text(&to), text(&damaged)]);
     assert!(!ok && err.contains("corrupt proof pack"), "{err}");
     assert!(!proof_path(&to, 1).exists(), "layer 1 written");
     // Made for other rules (CapturesToWin 2 into CapturesToWin 1).
-    let (ok, _, err) = tb(&["forbid", "import", text(solved_dir(1)), text(&pack)]);
+    let (ok, _, err) = run_tb(&["forbid", "import", text(solved_dir(1)), text(&pack)]);
     assert!(!ok && err.contains("made for rules"), "{err}");
     assert!(!proof_path(solved_dir(1), 0).exists());
 }
@@ -236,16 +223,8 @@ fn parts_of_a_pass_are_disjoint_and_join_by_import() {
     use baghchal::tablebase::forbid::file::forbid_path;
     let dirs = [private_ctw2("part-0"), private_ctw2("part-1")];
     for (k, dir) in dirs.iter().enumerate() {
-        let options = EntryOptions {
-            nodes_per_entry: 20_000,
-            table_entries: 1 << 20,
-            sample: Some(15),
-            threads: 2,
-            write: true,
-            after_captures: false,
-            part: Some((k as u64, 2)),
-        };
-        let run = prove_entries(dir, options, QUIET).expect("entries");
+        let part = Some((k as u64, 2));
+        let run = prove_entries(dir, options(15, 20_000, part), QUIET).expect("entries");
         assert!(run.iter().all(|l| l.searched == 15), "{run:?}");
     }
     // Each part searched only the unknown entries of its rank modulo 2.
@@ -270,9 +249,9 @@ fn parts_of_a_pass_are_disjoint_and_join_by_import() {
     assert_eq!(searched, [30, 30]);
     // Joined: every entry either part searched, with its value.
     let pack = dirs[1].join("part.bcfp");
-    let (ok, _, err) = tb(&["forbid", "export", text(&dirs[1]), "--out", text(&pack)]);
+    let (ok, _, err) = run_tb(&["forbid", "export", text(&dirs[1]), "--out", text(&pack)]);
     assert!(ok, "{err}");
-    let (ok, _, err) = tb(&["forbid", "import", text(&dirs[0]), text(&pack)]);
+    let (ok, _, err) = run_tb(&["forbid", "import", text(&dirs[0]), text(&pack)]);
     assert!(ok, "{err}");
     let joined = proof_files(&dirs[0]);
     for captured in 0..2 {
@@ -295,7 +274,7 @@ fn parts_of_a_pass_are_disjoint_and_join_by_import() {
             "--part",
             bad,
         ];
-        let (ok, _, err) = tb(&args);
+        let (ok, _, err) = run_tb(&args);
         assert!(!ok && err.contains("--part"), "{bad}: {err}");
     }
 }
