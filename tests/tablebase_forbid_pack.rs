@@ -153,7 +153,7 @@ fn an_import_merges_with_the_work_already_there() {
 }
 
 #[test]
-fn a_damaged_foreign_or_contradicting_pack_writes_nothing() {
+fn a_damaged_foreign_or_contradicting_pack_or_an_empty_export_writes_nothing() {
     let (from, pack) = exported("pack-source", 40, 20_000);
     // A proof file there that settles one class of layer 0 the other way. The pack holds
     // layer 1 first: it is not written either.
@@ -190,6 +190,12 @@ fn a_damaged_foreign_or_contradicting_pack_writes_nothing() {
     let (ok, _, err) = run_tb(&["forbid", "import", text(solved_dir(1)), text(&pack)]);
     assert!(!ok && err.contains("made for rules"), "{err}");
     assert!(!proof_path(solved_dir(1), 0).exists());
+    // A directory without proof files has nothing to export: no empty pack is written.
+    let empty = private_ctw2("pack-empty");
+    let out = empty.join("nothing.bcfp");
+    let (ok, _, err) = run_tb(&["forbid", "export", text(&empty), "--out", text(&out)]);
+    assert!(!ok && err.contains("no proof files"), "{err}");
+    assert!(!out.exists(), "an empty pack was written");
 }
 
 #[test]

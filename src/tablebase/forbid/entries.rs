@@ -15,7 +15,9 @@
 //! `node_budget`, the smallest any of its unknowns had): a later run at that budget or less
 //! skips it, a run with more searches it again.
 
-use super::file::{code_counts, forbid_path, proof_path, read_forbid, write_forbid, ForbidHeader};
+use super::file::{
+    code_counts, forbid_path, proof_path, read_forbid, unknown_classes, write_forbid, ForbidHeader,
+};
 use super::prove::{ProveOptions, Prover, SEARCH_STACK};
 use super::proved::ProvedEntries;
 use super::tables::ForbidTables;
@@ -188,11 +190,9 @@ impl LayerSearch<'_> {
         let started = Instant::now();
         let (captured, side) = (self.captured, self.side);
         let offset = side.index() * self.positions as usize;
-        let unknown: Vec<u64> = (0..self.positions)
-            .filter(|&class| {
-                let code = self.codes[offset + class as usize];
-                ForbidValue::from_code(code) == Some(ForbidValue::Unknown)
-            })
+        let unknown: Vec<u64> = unknown_classes(self.codes, side.index(), self.positions as usize)
+            .into_iter()
+            .map(|class| class as u64)
             .collect();
         let earlier = |class: u64| ForbidValue::from_code(proofs[offset + class as usize]);
         let in_part = |rank: u64| options.part.is_none_or(|(k, n)| rank % n == k);

@@ -69,6 +69,17 @@ pub fn proof_path(dir: &Path, captured: u8) -> PathBuf {
     dir.join(format!("forbid-proof-{captured}.bcfb"))
 }
 
+/// The classes of one side (0 goats to move, 1 tigers) that a layer's forbid codes (goats to
+/// move first, `positions` a side) leave unknown, in class order: the entries the proof search
+/// works on, and the classes a proof pack keeps.
+pub fn unknown_classes(codes: &[u8], side: usize, positions: usize) -> Vec<usize> {
+    let unknown = super::ForbidValue::Unknown.code();
+    let side_codes = &codes[side * positions..(side + 1) * positions];
+    (0..positions)
+        .filter(|&class| side_codes[class] == unknown)
+        .collect()
+}
+
 /// The header's counts of one code per class (goats to move first, `positions` a side): per
 /// side, the wins, losses and unknowns.
 pub fn code_counts(codes: &[u8], positions: usize) -> [[u64; 3]; 2] {

@@ -23,8 +23,8 @@
 //! lowest bits first): the proof file's code there ([`ForbidValue::code`], 0 for not searched).
 
 use super::file::{
-    code_counts, forbid_path, pack_codes, proof_path, read_forbid, unpack_codes, write_forbid,
-    ForbidHeader,
+    code_counts, forbid_path, pack_codes, proof_path, read_forbid, unknown_classes, unpack_codes,
+    write_forbid, ForbidHeader,
 };
 use super::ForbidValue;
 use crate::tablebase::file::{crc32, u32_at, u64_at, write_atomic};
@@ -58,6 +58,12 @@ pub enum PackError {
         /// The layer (goats captured).
         captured: u8,
     },
+    /// The directory holds no proof file to export (`tb forbid prove --entries --write` makes
+    /// them).
+    NoProofFiles {
+        /// The directory.
+        dir: PathBuf,
+    },
     /// The pack and the directory's proof file settle one class differently.
     Contradiction {
         /// The layer (goats captured).
@@ -79,6 +85,11 @@ impl fmt::Display for PackError {
             PackError::OtherForbidFiles { captured } => write!(
                 f,
                 "layer {captured}: the pack was made with other forbid files than this directory's"
+            ),
+            PackError::NoProofFiles { dir } => write!(
+                f,
+                "\"{}\": no proof files to export (run `tb forbid prove --entries --write` first)",
+                dir.display()
             ),
             PackError::Contradiction {
                 captured,
@@ -141,13 +152,8 @@ pub struct PackRecord {
 }
 
 /// The classes with each side to move that the forbid codes leave unknown.
-fn unknown_classes(forbid: &[u8], positions: usize) -> [Vec<usize>; 2] {
-    let unknown = ForbidValue::Unknown.code();
-    [0, 1].map(|side| {
-        (0..positions)
-            .filter(|&class| forbid[side * positions + class] == unknown)
-            .collect()
-    })
+fn unknown_both_sides(forbid: &[u8], positions: usize) -> [Vec<usize>; 2] {
+    [0, 1].map(|side| unknown_classes(forbid, side, positions))
 }
 
 /// The movement tables of `dir` (for their rules and sizes).
@@ -159,8 +165,9 @@ fn open_tables(dir: &Path) -> Result<Tablebase, TablebaseError> {
 /// layer with a proof file, from the last layer down.
 ///
 /// # Errors
-/// Missing or damaged tables or forbid files, a damaged proof file, a proof file with a value
-/// where the forbid file is not unknown ([`PackError::OtherForbidFiles`]), or a failure to write.
+/// Missing or damaged tables or forbid files, no proof file at all ([`PackError::NoProofFiles`]),
+/// a damaged proof file, a proof file with a value where the forbid file is not unknown
+/// ([`PackError::OtherForbidFiles`]), or a failure to write.
 pub fn export_proofs(dir: &Path, out: &Path) -> Result<Vec<PackedLayer>, PackError> {
     let tables = open_tables(dir)?;
     let rules = tables.rules();
@@ -179,7 +186,7 @@ pub fn export_proofs(dir: &Path, out: &Path) -> Result<Vec<PackedLayer>, PackErr
             };
         let (_, forbid) = read_forbid(&forbid_path(dir, captured), rules, captured, positions)?;
         let n = positions as usize;
-        let unknown = unknown_classes(&forbid, n);
+        let unknown = unknown_both_sides(&forbid, n);
         let mut sides: [Vec<u8>; 2] = Default::default();
         for side in 0..2 {
             let on_unknown: usize = unknown[side]
@@ -227,6 +234,11 @@ pub fn export_proofs(dir: &Path, out: &Path) -> Result<Vec<PackedLayer>, PackErr
             node_budget: header.node_budget,
             counts: header.counts,
             merged: false,
+        });
+    }
+    if layers.is_empty() {
+        return Err(PackError::NoProofFiles {
+            dir: dir.to_path_buf(),
         });
     }
     let checksum = crc32(&bytes);
@@ -333,7 +345,7 @@ pub fn import_proofs(dir: &Path, pack_path: &Path) -> Result<Vec<PackedLayer>, P
         }
         let n = positions as usize;
         let (_, forbid) = read_forbid(&forbid_path(dir, captured), rules, captured, positions)?;
-        let unknown = unknown_classes(&forbid, n);
+        let unknown = unknown_both_sides(&forbid, n);
         let mut codes = vec![0u8; 2 * n];
         for side in 0..2 {
             if unknown[side].len() as u64 != record.unknown[side] {
