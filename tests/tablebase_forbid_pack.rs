@@ -22,6 +22,7 @@ fn options(sample: u64, nodes_per_entry: u64, part: Option<(u64, u64)>) -> Entry
         write: true,
         after_captures: part.is_none(),
         part,
+        layers: None,
     }
 }
 
@@ -283,4 +284,44 @@ fn parts_of_a_pass_are_disjoint_and_join_by_import() {
         let (ok, _, err) = run_tb(&args);
         assert!(!ok && err.contains("--part"), "{bad}: {err}");
     }
+}
+
+#[test]
+fn a_pass_over_chosen_layers_leaves_the_others_alone() {
+    // `layers`: a pass over layer 0 alone searches nothing in layer 1 and writes no proof file
+    // there; a pass over layer 1 alone then leaves layer 0's file as it was; the command refuses
+    // a layer the tables do not have.
+    let dir = private_ctw2("pack-layers");
+    let only = |mask| EntryOptions {
+        layers: Some(mask),
+        ..options(20, 20_000, None)
+    };
+    let layers_of = |run: &[baghchal::tablebase::forbid::entries::EntryLayer]| -> Vec<u8> {
+        run.iter().map(|l| l.captured).collect()
+    };
+    let first = prove_entries(&dir, only(0b01), QUIET).expect("layer 0");
+    assert_eq!(layers_of(&first), [0, 0], "{first:?}");
+    assert!(
+        first.iter().map(|l| l.searched).sum::<u64>() > 0,
+        "{first:?}"
+    );
+    assert!(!proof_path(&dir, 1).exists());
+    let layer_0 = std::fs::read(proof_path(&dir, 0)).expect("layer 0's proof file");
+    let second = prove_entries(&dir, only(0b10), QUIET).expect("layer 1");
+    assert_eq!(layers_of(&second), [1, 1], "{second:?}");
+    assert!(
+        second.iter().map(|l| l.searched).sum::<u64>() > 0,
+        "{second:?}"
+    );
+    assert!(proof_path(&dir, 1).exists());
+    assert_eq!(std::fs::read(proof_path(&dir, 0)).unwrap(), layer_0);
+    let (ok, _, err) = run_tb(&[
+        "forbid",
+        "prove",
+        text(&dir),
+        "--entries",
+        "--layers",
+        "0,2",
+    ]);
+    assert!(!ok && err.contains("no layer 2"), "{err}");
 }

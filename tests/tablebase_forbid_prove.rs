@@ -392,6 +392,7 @@ fn entries_keep_their_values_resume_and_narrow_the_start_bounds() {
         write: true,
         after_captures: false,
         part: None,
+        layers: None,
     };
     let first = prove_entries(&dir, options, QUIET).expect("entries");
     let settled: u64 = first.iter().map(|l| l.tigers_win + l.goats_win).sum();
@@ -636,6 +637,7 @@ fn entries_after_captures_are_confirmed_and_settle_the_searches_of_the_layer_bel
         write: true,
         after_captures: true,
         part: None,
+        layers: None,
     };
     let run = prove_entries(&dir, pass, QUIET).expect("entries");
     let order: Vec<(u8, Side)> = run.iter().map(|l| (l.captured, l.side)).collect();

@@ -105,6 +105,11 @@ pub enum ForbidCommand {
         /// so that N machines share the pass; join their work with `export` and `import`.
         #[arg(long, requires = "entries", value_parser = parse_part)]
         part: Option<(u64, u64)>,
+        /// With --entries: only these layers (goats captured, e.g. `0,1`), so that a rerun with
+        /// a larger --nodes goes to the layers that matter; with --write the others' values
+        /// are still read, and the searches below them stop there.
+        #[arg(long, requires = "entries", value_delimiter = ',', num_args = 1..)]
+        layers: Vec<u8>,
         /// Read the placement values of `start --with-proofs` (which count the values
         /// `--entries --write` settled) instead of those of `start`, and the proof files: a
         /// search then stops at every position they decide (with `--after-captures`, also at
@@ -244,8 +249,10 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
             write,
             after_captures,
             part,
+            layers,
             ..
         } => {
+            let layers = layer_mask(&dir, &layers)?;
             let options = EntryOptions {
                 nodes_per_entry: nodes,
                 table_entries,
@@ -254,6 +261,7 @@ pub fn run(command: ForbidCommand, out: &mut dyn Write, progress: Progress) -> R
                 write,
                 after_captures,
                 part,
+                layers,
             };
             let layers = prove_entries(&dir, options, progress).map_err(|e| e.to_string())?;
             writeln!(
@@ -421,6 +429,26 @@ fn print_proof(
     match found {
         Found::Position(result) => print_result(&result, mover, out),
         Found::EachMove(each) => print_each_move(&each, mover, out),
+    }
+}
+
+/// The layers of `--layers` as a mask (bit `k`: `k` goats captured), `None` when none is
+/// named; each must be a layer of the tables in `dir`.
+fn layer_mask(dir: &Path, layers: &[u8]) -> Result<Option<u32>, String> {
+    if layers.is_empty() {
+        return Ok(None);
+    }
+    let captures_to_win = Tablebase::recorded_rules(dir)
+        .map_err(|e| e.to_string())?
+        .captures_to_win;
+    match layers.iter().find(|&&layer| layer >= captures_to_win) {
+        Some(layer) => Err(format!(
+            "--layers: no layer {layer} (the tables have layers 0 to {})",
+            captures_to_win - 1
+        )),
+        None => Ok(Some(
+            layers.iter().fold(0, |mask, &layer| mask | 1 << layer),
+        )),
     }
 }
 

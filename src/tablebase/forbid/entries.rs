@@ -54,6 +54,10 @@ pub struct EntryOptions {
     /// rank among them is `k` modulo `n`), so that `n` machines share a pass without searching
     /// an entry twice; their proof packs are then joined ([`super::pack`]). Before `sample`.
     pub part: Option<(u64, u64)>,
+    /// `Some(mask)`: only the layers whose bit is set (bit `k`: `k` goats captured), so that a
+    /// rerun with a larger budget can go to the layers that matter; with `write`, the other
+    /// layers' proof files are still read, and the searches below them stop at their values.
+    pub layers: Option<u32>,
 }
 
 /// One layer's entries with one side to move, after the search.
@@ -85,8 +89,8 @@ pub struct EntryLayer {
     pub seconds: f64,
 }
 
-/// Searches the unknown entries of every layer of the tables in `dir` (with their forbid files),
-/// from the last layer down, the tigers' side then (with `options.after_captures`) the goats';
+/// Searches the unknown entries of every layer of the tables in `dir` (with their forbid files;
+/// of the layers `options.layers` names, if it does), from the last layer down, the tigers' side then (with `options.after_captures`) the goats';
 /// with `options.write`, keeps the values in the proof files. One [`EntryLayer`] per layer and
 /// side searched, in that order.
 ///
@@ -132,7 +136,10 @@ pub fn prove_entries(
             true => read_proofs(&path, rules, captured, positions, options.nodes_per_entry)?,
             false => vec![0; 2 * positions as usize],
         };
-        for &side in sides {
+        let chosen = options
+            .layers
+            .is_none_or(|mask| mask & (1 << captured) != 0);
+        for &side in sides.iter().filter(|_| chosen) {
             let search = LayerSearch {
                 captured,
                 side,
