@@ -89,10 +89,10 @@ pub struct EntryLayer {
     pub seconds: f64,
 }
 
-/// Searches the unknown entries of every layer of the tables in `dir` (with their forbid files;
-/// of the layers `options.layers` names, if it does), from the last layer down, the tigers' side then (with `options.after_captures`) the goats';
-/// with `options.write`, keeps the values in the proof files. One [`EntryLayer`] per layer and
-/// side searched, in that order.
+/// Searches the unknown entries of every layer of the tables in `dir` (with their forbid files),
+/// or of those `options.layers` names, from the last layer down, the tigers' side then (with
+/// `options.after_captures`) the goats'; with `options.write`, keeps the values in the proof
+/// files. One [`EntryLayer`] per layer and side searched, in that order.
 ///
 /// # Errors
 /// Missing, corrupt or mismatched tables or forbid files, a proof file made for other rules,
@@ -139,7 +139,9 @@ pub fn prove_entries(
         let chosen = options
             .layers
             .is_none_or(|mask| mask & (1 << captured) != 0);
-        for &side in sides.iter().filter(|_| chosen) {
+        // A layer not chosen is only read, for the searches of the layers below.
+        let searched: &[Side] = if chosen { sides } else { &[] };
+        for &side in searched {
             let search = LayerSearch {
                 captured,
                 side,
